@@ -9,7 +9,7 @@ from evalcore.definitions import AnychatDefinitions, Playbook
 
 from ._behavior import Behavior
 from .anychat_elements import PlaybookFacts
-from .anychat_people import APPOINTMENT, field_value, preset
+from .anychat_people import field_value, preset, seeded_appointment
 
 DIALECT = "anychat"
 _CASE_CHANNELS = ("rcs", "sms", "whatsapp", "appleMessages")
@@ -94,7 +94,7 @@ class BuilderBase:
         told = self.told(key, persona) if self.has_job else {}
         return {
             "persona": persona,
-            "appointments": [dict(APPOINTMENT)] if seeded else [],
+            "appointments": [seeded_appointment(self.defs)] if seeded else [],
             **({"told": told} if told else {}),
         }
 

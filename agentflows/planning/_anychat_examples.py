@@ -24,7 +24,7 @@ from evalcore.definitions import AnychatDefinitions, Playbook
 from evalcore.lexicon.en.playbook_prose import GREETING
 
 from .anychat_elements import PlaybookFacts, reply_options
-from .anychat_people import APPOINTMENT, outreach_inputs, person, preset
+from .anychat_people import outreach_inputs, person, preset, seeded_appointment
 
 _GREETING = GREETING
 _NAME_FIELDS = {"fullName", "firstName", "lastName", "name"}
@@ -52,7 +52,7 @@ def example_scene(
     seeded = facts.needs_appointment or (
         "activeAppointments" in end and not end.get("appointmentCreated")
     )
-    appointments = [dict(APPOINTMENT)] if seeded else []
+    appointments = [seeded_appointment(defs)] if seeded else []
     start: dict[str, Any] = {"inbound": True}
     first = next((str(t["user"]).strip() for t in example.turns if "user" in t), "")
     if not playbook.default:

@@ -1,7 +1,8 @@
 """The concrete world an Anychat case is set in: a frozen clock, people, appointments.
 
-Every generated case runs against the same frozen clock, so "Thursday at 14:00" and the
-offered slots mean the same thing on every run. People come from a fixed roster, picked by a
+Every case of a project runs against the same frozen clock (`anychat_clock`: a day the
+business is open), so "Thursday at 14:00" and the offered slots mean the same thing on
+every run. People come from a fixed roster, picked by a
 hash of the behaviour id: a case keeps its person when other cases are added or removed.
 """
 
@@ -9,23 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from evalcore.definitions import AnychatDefinitions, Outreach, PersonField
 
-#: The zone of the frozen clock; its UTC offset is the zone's on that date (daylight time
-#: starts in March), never a fixed one.
-CLOCK_ZONE = "America/New_York"
-_CLOCK_AT = datetime(2026, 3, 9, 9, 0, tzinfo=ZoneInfo(CLOCK_ZONE))
-#: The frozen clock of every generated case (a Monday morning, so the week lies ahead).
-CLOCK: dict[str, str] = {
-    "now": _CLOCK_AT.isoformat(),
-    "weekday": f"{_CLOCK_AT:%A}".lower(),
-    "time": f"{_CLOCK_AT:%H:%M}",
-    "timezone": CLOCK_ZONE,
-}
+from .anychat_clock import CLOCK, on_open_day, project_clock
+
 #: The seeded appointment: Thursday 14:00 of the clock's week, 45 minutes.
 APPOINTMENT: dict[str, Any] = {"startsIn": "P3DT5H", "durationMinutes": 45, "status": "scheduled"}
 
@@ -113,6 +104,19 @@ def parse_duration(text: str) -> timedelta:
     return -delta if sign else delta
 
 
+def seeded_appointment(defs: AnychatDefinitions | None = None) -> dict[str, Any]:
+    """The seeded appointment (`APPOINTMENT`), moved ahead by whole days to the first day
+    the business is open: a visit the person already has is on a day it can take place."""
+    start = clock_now(project_clock(defs)) + parse_duration(APPOINTMENT["startsIn"])
+    extra = (on_open_day(defs, start).date() - start.date()).days
+    if not extra:
+        return dict(APPOINTMENT)
+    gap = parse_duration(APPOINTMENT["startsIn"]) + timedelta(days=extra)
+    hours, seconds = divmod(gap.seconds, 3600)
+    minutes = f"{seconds // 60}M" if seconds // 60 else ""
+    return {**APPOINTMENT, "startsIn": f"P{gap.days}DT{hours}H{minutes}"}
+
+
 def clock_now(clock: dict[str, Any] | None = None) -> datetime:
     return datetime.fromisoformat((clock or CLOCK)["now"])
 
@@ -121,7 +125,7 @@ def appointment_start(appointment: dict[str, Any], clock: dict[str, Any] | None 
     return clock_now(clock) + parse_duration(appointment["startsIn"])
 
 
-def day_label(moment: datetime) -> str:
+def day_label(moment: date) -> str:
     """`Thursday, March 12`."""
     return f"{moment:%A}, {moment:%B} {moment.day}"
 
@@ -142,7 +146,8 @@ def outreach_inputs(
     number for a number input; else a plausible value of the thing the input names
     (`bookTitle`, `bikeModel`), never a placeholder such as "sample bookTitle".
     """
-    start = appointment_start(appointment) if appointment else None
+    clock = project_clock(defs)
+    start = appointment_start(appointment, clock) if appointment else None
     values: dict[str, str] = {}
     for name in outreach.inputs:
         parts = _split_words(name)
@@ -151,7 +156,9 @@ def outreach_inputs(
         elif parts and parts <= _PERSON_NAME:
             values[name] = str(who.get("firstName") or who.get("fullName") or "there")
         elif parts & _DAY_WORDS:
-            values[name] = day_label(start) if start else day_label(clock_now() + timedelta(days=3))
+            values[name] = day_label(
+                start or on_open_day(defs, clock_now(clock) + timedelta(days=3))
+            )
         elif parts & _TIME_WORDS:
             values[name] = f"{start:%H:%M}" if start else "10:00"
         else:
@@ -176,6 +183,16 @@ _PLAUSIBLE: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"number", "id", "code", "ref", "reference", "ticket", "order"}), "48213"),
     (frozenset({"item", "product", "service"}), "the item you ordered"),
 )
+
+
+def is_day_input(name: str) -> bool:
+    """An input or record field that holds a day (`dueDate`, `pickupDeadline`)."""
+    return bool(_split_words(name) & _DAY_WORDS)
+
+
+def is_time_input(name: str) -> bool:
+    """An input or record field that holds a time of day (`visitTime`)."""
+    return bool(_split_words(name) & _TIME_WORDS) and not is_day_input(name)
 
 
 def _split_words(name: str) -> set[str]:
@@ -239,9 +256,12 @@ __all__ = [
     "clock_now",
     "day_label",
     "field_value",
+    "is_day_input",
+    "is_time_input",
     "outreach_inputs",
     "parse_duration",
     "person",
     "preset",
+    "seeded_appointment",
     "stable_index",
 ]

@@ -6,8 +6,8 @@ The planner (`agentflows.planning._anychat`) decides the scene in `behavior.fact
 person, appointments, channel, the Outreach, the hand-off target, the guardrail, the
 example); this module writes the person's turns (`_anychat_script`), the checks and criteria
 (`_anychat_checks`, `_anychat_example`), the tool stubs (`_anychat_stubs`) and the brief.
-Every case uses the frozen clock of `anychat_people.CLOCK`, so dates and slots mean the same
-on every run.
+Every case of a project uses the project's frozen clock (`anychat_clock.project_clock`: a
+day the business is open), so dates and slots mean the same on every run.
 
 The direction shapes the case without inventing ids: its persona becomes the simulated
 person and a line of the brief; each plain requirement becomes a `direction-<n>` judge
@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...planning.anychat_clock import project_clock
 from ...planning.anychat_elements import parse_anychat_direction, playbook_facts
-from ...planning.anychat_people import CLOCK
 from .._engine import DraftContext
 from ._anychat_case import Parts, _Case, _tidy
 from ._anychat_inbound import _example, _guardrail, _handoff, _happy, _off_topic, _simulate
@@ -106,10 +106,13 @@ def _scenario(case: _Case, parts: Parts) -> dict[str, Any]:
     scenario["start"] = case.facts["start"]
     if parts.history:
         scenario["history"] = parts.history
-    scenario["clock"] = dict(CLOCK)
+    scenario["clock"] = project_clock(case.defs)
     reached: set[str] = set()
     if case.facts["kind"] in ("handoff", "guardrail"):
         reached = {case.pb.id, str(parts.checks.get("activePlaybookAtEnd") or case.pb.id)}
+    elif case.facts["kind"] == "resume":
+        # the seeded history holds no tool call: a correct agent may look the person up now
+        reached = {case.pb.id}
     barred = list(parts.checks.get("toolsNotCalled") or [])
     stubs = tool_stubs(case, parts.checks.get("toolsCalled"), reached, barred)
     if stubs:

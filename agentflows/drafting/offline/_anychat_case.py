@@ -9,6 +9,7 @@ from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
 
+from ...planning.anychat_clock import project_clock
 from ...planning.anychat_elements import PlaybookFacts
 from ...planning.anychat_people import appointment_start, day_label
 from ._anychat_script import Step, knows_line
@@ -87,7 +88,7 @@ class _Case:
         appointments = self.facts.get("appointments") or []
         has = ""
         if appointments:
-            start = appointment_start(appointments[0])
+            start = appointment_start(appointments[0], project_clock(self.defs))
             has = f"has an appointment on {day_label(start)} at {start:%H:%M} and "
         return f"{self.who()} {has}writes in over {self.via()}: “{text}”."
 
@@ -95,7 +96,7 @@ class _Case:
         appointments = self.facts.get("appointments") or []
         if not appointments:
             return ""
-        start = appointment_start(appointments[0])
+        start = appointment_start(appointments[0], project_clock(self.defs))
         return f" They have an appointment on {day_label(start)} at {start:%H:%M}."
 
 
@@ -137,12 +138,14 @@ def _steps_prose(steps: list[Step]) -> str:
     return " Then " + ", then ".join(said) + "."
 
 
-def _job_prose(case: _Case) -> str:
+def _job_prose(case: _Case, optional: tuple[str, ...] | list[str] = ()) -> str:
+    """What the agent does for the Playbook's job; a lookup in `optional` (one the checks
+    leave to the agent) is one it may call, not one the brief promises."""
     pf, roles = case.pf, case.pf.roles
     did = [f"works in the {case.name} playbook"]
     named = [t for t in roles.lookup if t in case.pb.body]
-    did += [f"looks the person up with {t}" for t in named[:1]]
-    did += [f"calls {t}" for t in named[1:]]
+    did += [f"{'may look' if t in optional else 'looks'} the person up with {t}" for t in named[:1]]
+    did += [f"{'may call' if t in optional else 'calls'} {t}" for t in named[1:]]
     if "ask.time" in case.pb.pickers and roles.availability:
         did.append(f"offers times from {roles.availability[0]} as a time picker")
     elif "confirm" in case.pb.pickers and roles.action:

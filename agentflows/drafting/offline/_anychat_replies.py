@@ -130,9 +130,10 @@ def _resume(case: _Case) -> Parts:
         if case.pf.has_job
         else {"finalReplyNonEmpty": True, "activePlaybookAtEnd": case.pb.id, "noWarnings": True}
     )
-    if told and steps:
+    optional = looked_up_before_asking(case.pf) if told and steps else []
+    if optional:
         # The history's question comes after these lookups: their count is the agent's choice.
-        _drop_called(checks, looked_up_before_asking(case.pf))
+        _drop_called(checks, optional)
     return Parts(
         turns=turns,
         checks=checks,
@@ -151,7 +152,7 @@ def _resume(case: _Case) -> Parts:
         + f" They write “{turns[0]}”"
         + "."
         + _steps_prose(steps[1:] if told and steps else steps),
-        expected="The agent picks up where it left off. " + _job_prose(case),
+        expected="The agent picks up where it left off. " + _job_prose(case, optional),
     )
 
 

@@ -5,7 +5,9 @@ tool's answer to the harness: with no loan, or with several, a correct agent ask
 where the case expects it to act. So every tool the case's job calls (`toolsCalled`) gets a
 fixed answer that makes the case's path the one every correct agent takes. A hand-off or
 guardrail case also stubs the lookup and availability tools of the Playbooks it reaches (not
-the actions), so the agent meets the same answers on its way as in the direct cases:
+the actions), so the agent meets the same answers on its way as in the direct cases; a
+resumed case those of its own Playbook (the seeded history holds no tool call, so a correct
+agent may look the person up now); a replayed example every tool its `tool` turns call:
 
 - a tool whose description names the things another called tool takes by id (`find_member`
   "... and their current loans" with `renew_loan(loan_id)`) returns exactly one of them, with
@@ -22,6 +24,16 @@ the actions), so the agent meets the same answers on its way as in the direct ca
   the case sent, so the agent can name the record the Playbook asks it to talk about;
 - an action tool (books, renews, cancels) succeeds (`ok: true`), with the new date the
   Playbook's body has the agent tell after it ("tell them the new due date");
+- a replayed Playbook example's agent lines are true of its stubs: the day, time and quoted
+  name a line says after a tool turn ("You have “The Overstory” due Friday", "ready for
+  pick-up until 18:00 today", "drop it off Wednesday at 9:30", "it's now due March 30") are
+  what that tool returns: the record's day and name fields, the action's new date, the
+  picked slot's start (the other slots around it, the same day);
+- a record carries an Outreach's day and time fields only in the state the Outreach is about:
+  where the Outreach names one of a status tool's listed values ("Ready for pick-up") and
+  the case's status is another ("waiting for parts"), the record has no pick-up deadline;
+- dates and slots fall on days the business is open (`anychat_clock`), counted from the
+  project's frozen clock;
 - a replayed Playbook example's own `result` on a `tool` turn wins over all of these.
 """
 
@@ -33,10 +45,19 @@ from typing import Any
 
 from evalcore.definitions import AnychatTool
 from evalcore.lexicon.en.playbook_prose import NEW_DATE
+from evalcore.lexicon.en.said_moments import QUOTED_FIELD
 
+from ...planning.anychat_clock import on_open_day, open_days, project_clock
 from ...planning.anychat_elements import tool_roles
-from ...planning.anychat_people import clock_now, outreach_inputs
+from ...planning.anychat_people import (
+    clock_now,
+    day_label,
+    is_day_input,
+    is_time_input,
+    outreach_inputs,
+)
 from ._anychat_case import _Case
+from ._anychat_said import ExampleSays, example_says
 
 #: A parenthesised list of values in a description: "(waiting for parts, in progress, ready)".
 _LISTED = re.compile(r"\(([^()]*,[^()]*)\)")
@@ -59,6 +80,8 @@ def tool_stubs(
     case leaves them out of `toolsCalled`, yet a correct agent may call them on its way and
     must meet the same answers as in the direct cases). `barred` tools get none."""
     names = [n for n in called or {} if n in case.defs.tools]
+    # a replayed example's tool turns are what its replies are based on, counted or not
+    names += [n for n in _example_tools(case) if n not in names and n not in barred]
     actions = {r.action for r in _all_roles(case)} - {None}
     playbooks = [case.defs.playbooks[p] for p in sorted(reached) if p in case.defs.playbooks]
     around = [n for p in playbooks for n in p.tools if n in case.defs.tools and n not in names]
@@ -68,40 +91,64 @@ def tool_stubs(
     # the ids an action takes name what a lookup lists, whether or not the case calls it
     stems = _id_stems([case.defs.tools[n] for n in dict.fromkeys(names + around)])
     availability = {t for r in _all_roles(case) for t in r.availability}
+    says = example_says(case)
+    # the value each listing tool returns ("waiting for parts"), and the values it lists
+    statuses = {
+        n: (listed, _named_value(case, listed))
+        for n in names
+        if (listed := _listed_values(case.defs.tools[n].description or ""))
+    }
     stubs: dict[str, Any] = {}
     for name in names:
         tool = case.defs.tools[name]
         if name in actions:
-            stubs[name] = {"ok": True, **_told_after(case, name)}
+            stubs[name] = {"ok": True, **_told_after(case, name, says)}
             continue
         own = {s for s, p in stems.items() if p in tool.parameters}
         listed_stems = {s: p for s, p in stems.items() if s not in own}
-        result = _listing(tool, listed_stems, slots=name in availability)
-        if name not in availability:
-            result = {k: [{**v[0], **_record_fields(case)}] for k, v in result.items()}
-        if not own and name not in availability:
+        slots = name in availability
+        result = _listing(tool, listed_stems, slots=slots, case=case, says=says.get(name))
+        if not slots:
+            fields = _said_fields(_record_fields(case, statuses), says.get(name))
+            result = {k: [{**v[0], **fields}] for k, v in result.items()}
+        if not own and not slots:
             # a lookup by what the person tells: found when it must list their things or
             # the person is on record
             result = {"found": bool(result) or _known(case), **result}
-        listed = _listed_values(tool.description or "")
-        if listed:
-            result[name.rsplit("_", 1)[-1]] = _named_value(case, listed)
+        if name in statuses:
+            result[name.rsplit("_", 1)[-1]] = statuses[name][1]
         if result:
             stubs[name] = result
     stubs.update({k: v for k, v in _example_results(case).items() if k in names})
     return stubs
 
 
-def _told_after(case: _Case, action: str) -> dict[str, str]:
+def _told_after(case: _Case, action: str, says: dict[str, ExampleSays]) -> dict[str, str]:
     """What the Playbook's body has the agent tell after its own action ("tell them the new
-    due date"): a date after the clock's day, so the agent has it to tell."""
+    due date"): the day the replayed example's next line says, else a day the business is
+    open after the clock's day, so the agent has it to tell."""
     match = NEW_DATE.search(case.pb.body or "")
     if match is None or tool_roles(case.pb, case.defs).action != action:
         return {}
-    day = clock_now() + _NEW_DATE_AFTER
+    said = says.get(action)
+    day = said.day if said and said.day else None
+    if day is None:
+        day = on_open_day(case.defs, clock_now(project_clock(case.defs)) + _NEW_DATE_AFTER)
     words = ["new", *_WORD.findall(match.group(1).lower())]
     key = words[0] + "".join(w.title() for w in words[1:])
-    return {key: f"{day:%A, %B} {day.day}"}
+    return {key: day_label(day)}
+
+
+def _example_tools(case: _Case) -> list[str]:
+    """The tools a replayed example's `tool` turns call, in order."""
+    if case.facts["kind"] != "example":
+        return []
+    turns = case.pb.examples[case.facts["example"]].turns
+    return [
+        t
+        for t in dict.fromkeys(str(x["tool"]) for x in turns if "tool" in x)
+        if t in case.defs.tools
+    ]
 
 
 def _example_results(case: _Case) -> dict[str, Any]:
@@ -117,9 +164,29 @@ def _example_results(case: _Case) -> dict[str, Any]:
     return found
 
 
-def _record_fields(case: _Case) -> dict[str, str]:
+def _said_fields(fields: dict[str, str], said: ExampleSays | None) -> dict[str, str]:
+    """`fields` with the day and the quoted name the replayed example's line says about the
+    record in place of the drawn ones (its first day field, its first name field; a quoted
+    name with no field for it is the record's `title`)."""
+    if said is None:
+        return fields
+    out = dict(fields)
+    day_key = next((k for k in out if is_day_input(k)), None)
+    if said.day is not None and day_key is not None:
+        out[day_key] = day_label(said.day)
+    name_key = next((k for k in out if QUOTED_FIELD.search(k)), "title")
+    if said.name:
+        out[name_key] = said.name
+    return out
+
+
+def _record_fields(
+    case: _Case, statuses: dict[str, tuple[list[str], str]] | None = None
+) -> dict[str, str]:
     """What an Outreach of the case's Playbook tells the person about the record, minus what
-    is the person's own: the opener's values where the case started with it."""
+    is the person's own: the opener's values where the case started with it. An Outreach
+    about another state of the record than the case's status (a "ready for pick-up" message
+    where the repair waits for parts) lends it no day or time: those belong to that state."""
     who = _who(case)
     start = (case.facts.get("start") or {}).get("outreach") or {}
     sent = start.get("inputs") or {}
@@ -133,8 +200,19 @@ def _record_fields(case: _Case) -> dict[str, str]:
             values = outreach_inputs(outreach, who, seeded[0], case.defs)
         mine = set(who) | set(case.defs.person_fields)
         own = {str(v) for v in who.values()} | {"there"}
+        if _other_state(_outreach_words(outreach), statuses or {}):
+            mine |= {k for k in values if is_day_input(k) or is_time_input(k)}
         return {k: v for k, v in values.items() if k not in mine and v not in own}
     return {}
+
+
+def _other_state(words: list[str], statuses: dict[str, tuple[list[str], str]]) -> bool:
+    """Whether `words` name a listed status other than the one the case's tool returns."""
+    for listed, value in statuses.values():
+        named = _named_in(words, listed)
+        if named is not None and named != value:
+            return True
+    return False
 
 
 def _who(case: _Case) -> dict[str, Any]:
@@ -152,7 +230,14 @@ def _known(case: _Case) -> bool:
     return bool(fields.get("fullName") or fields.get("firstName"))
 
 
-def _listing(tool: AnychatTool, stems: dict[str, str], *, slots: bool) -> dict[str, Any]:
+def _listing(
+    tool: AnychatTool,
+    stems: dict[str, str],
+    *,
+    slots: bool,
+    case: _Case,
+    says: ExampleSays | None,
+) -> dict[str, Any]:
     """The things of `stems` the tool's description says it returns: exactly one (or the
     slots an availability tool offers), with the id the other tool takes.
 
@@ -168,7 +253,8 @@ def _listing(tool: AnychatTool, stems: dict[str, str], *, slots: bool) -> dict[s
         if key in result:
             continue
         if slots:
-            result[key] = [_slot(stem, n) for n in range(SLOTS)]
+            starts = _slot_starts(case, says)
+            result[key] = [{"id": f"{stem}-{n + 1}", "start": t.isoformat()} for n, t in starts]
         else:
             result[key] = [{"id": f"{stem}-1"}]
     return result
@@ -185,9 +271,20 @@ def _id_stems(tools: list[AnychatTool]) -> dict[str, str]:
     return stems
 
 
-def _slot(stem: str, index: int) -> dict[str, Any]:
-    start: datetime = clock_now() + _FIRST_SLOT + timedelta(days=index)
-    return {"id": f"{stem}-{index + 1}", "start": start.isoformat()}
+def _slot_starts(case: _Case, says: ExampleSays | None) -> list[tuple[int, datetime]]:
+    """The slots' starts, earliest first: where the replayed example says the day and time
+    of the slot the person picks ("Booked, drop it off Wednesday at 9:30"), that slot
+    starts then and the others an hour apart around it, the same day; else one a day on the
+    days the business is open, from two days after the clock."""
+    first = clock_now(project_clock(case.defs)) + _FIRST_SLOT
+    if says is not None and says.picked_day is not None and says.picked is not None:
+        at = says.picked_time or first.time()
+        picked = datetime.combine(says.picked_day, at, tzinfo=first.tzinfo)
+        return [(n, picked + timedelta(hours=n - says.picked)) for n in range(SLOTS)]
+    days = open_days(case.defs, first.date(), SLOTS)
+    return [
+        (n, datetime.combine(day, first.time(), tzinfo=first.tzinfo)) for n, day in enumerate(days)
+    ]
 
 
 def _listed_values(description: str) -> list[str]:
@@ -199,11 +296,16 @@ def _listed_values(description: str) -> list[str]:
 
 def _named_value(case: _Case, values: list[str]) -> str:
     """The listed value the case's own words name, else the first."""
-    spaced = " " + " ".join(_WORD.findall(" ".join(_context(case)).lower())) + " "
+    return _named_in(_context(case), values) or values[0]
+
+
+def _named_in(texts: list[str], values: list[str]) -> str | None:
+    """The first of `values` that `texts` name, word for word."""
+    spaced = " " + " ".join(_WORD.findall(" ".join(texts).lower())) + " "
     for value in values:
         if " " + " ".join(_WORD.findall(value.lower())) + " " in spaced:
             return value
-    return values[0]
+    return None
 
 
 def _context(case: _Case) -> list[str]:
@@ -216,8 +318,13 @@ def _context(case: _Case) -> list[str]:
         out += [str(t["agent"]) for t in example.turns if "agent" in t]
     outreach = case.defs.outreaches.get(str(facts.get("outreach") or ""))
     if outreach is not None:
-        out += [outreach.id, outreach.name or "", outreach.opener or "", outreach.goal or ""]
+        out += _outreach_words(outreach)
     return out
+
+
+def _outreach_words(outreach: Any) -> list[str]:
+    """What an Outreach says about the state it is sent in: its id, name, opener and goal."""
+    return [outreach.id, outreach.name or "", outreach.opener or "", outreach.goal or ""]
 
 
 __all__ = ["tool_stubs"]
