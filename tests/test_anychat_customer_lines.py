@@ -143,10 +143,13 @@ def test_a_handoff_back_to_the_answering_playbook_checks_the_answer(tmp_path: Pa
     project = _project(tmp_path, [PRICE])
     handoff = _cases(project, "hire")["handoff_to_desk"]
     assert _users(handoff)[1] == "Actually, never mind that. What are your opening hours?"
-    assert _criteria(handoff)["answers-from-playbook"].endswith(
-        "“Open Wednesday to Sunday 8:00-17:00.”"
-    )
+    quoted = "“Open Wednesday to Sunday 8:00-17:00.”"
+    assert _criteria(handoff)["answer-matches-playbook"].endswith(quoted)
     assert "edge-case" in handoff["tags"]
+    # the same question asked first, before a hand-off or on its own, is checked the same way
+    desk = _cases(project, "desk")
+    for case in ("handoff_to_hire", "inbound"):
+        assert _criteria(desk[case])["answer-matches-playbook"].endswith(quoted)
 
 
 def test_a_price_push_names_a_service_and_leans(tmp_path: Path) -> None:

@@ -135,7 +135,7 @@ def answer_criterion(playbook: Playbook, topic: str) -> list[tuple[str, str]]:
         return []
     return [
         (
-            "answers-from-playbook",
+            "answer-matches-playbook",
             f"The agent's answer agrees with what the {playbook.name or playbook.id} playbook "
             f"says: “{best[2]}”",
         )

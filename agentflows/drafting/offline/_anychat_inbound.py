@@ -86,6 +86,7 @@ def _question(case: _Case, request: str) -> Parts:
                 f"The agent answers from what the {case.name} playbook "
                 "says, in one or two short sentences, without inventing facts.",
             ),
+            *_answer(case.pb),
             *playbook_criteria(case.pb, skip=case.other_actions, confirm=False, rules=0),
             *tone_criterion(case.defs),
         ],
@@ -94,6 +95,11 @@ def _question(case: _Case, request: str) -> Parts:
         "nothing"
         + (f" and offers the chips its examples show ({', '.join(chips)})." if chips else "."),
     )
+
+
+def _answer(playbook: Playbook) -> list[tuple[str, str]]:
+    topic = question_topic(playbook)
+    return answer_criterion(playbook, topic) if topic else []
 
 
 def _example_chips(pb: Playbook) -> list[str]:
@@ -216,9 +222,11 @@ def _handoff(case: _Case) -> Parts:
                 "The agent does not book, move or cancel anything before the person has chosen.",
             )
         )
-    topic = question_topic(target)
-    if not target_facts.has_job and topic:
-        criteria += answer_criterion(target, topic)
+    # The question the answering Playbook takes (first, or instead of the job) has its
+    # answer in that Playbook's body: every correct reply agrees with that sentence.
+    asked = case.pb if case.pb.default else target if not target_facts.has_job else None
+    if asked is not None:
+        criteria += _answer(asked)
     if target_facts in done:
         expected = (
             f"The agent hands off to the {target_name} playbook ({target.id}) and does its "
