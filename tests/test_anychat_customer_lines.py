@@ -18,7 +18,7 @@ from agentflows.drafting.offline._anychat_script import (
 )
 from agentflows.planning._anychat import plan_anychat
 from agentflows.planning.anychat_elements import offered_by_availability, playbook_facts
-from evalcore.definitions import Project, load_project
+from evalcore.definitions import Playbook, Project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.validation import check_data
 
@@ -120,6 +120,10 @@ def test_an_opener_is_one_question_not_the_hint_pasted(tmp_path: Path) -> None:
     mending = project.anychat.playbooks["mending"]
     assert request_line(mending) == "Hi, is my boat mended?"
     assert _users(_cases(project, "mending")["inbound"])[0] == "Hi, is my boat mended?"
+    how = Playbook(id="how", activation="The renter asks how their mending is going.")
+    assert request_line(how) == "Hi, how is my mending going?"
+    vague = Playbook(id="vague", activation="The renter asks what happens next.")
+    assert request_line(vague) == "Hi, I'd like to know what happens next."
 
 
 def test_a_resume_after_a_one_moment_line_follows_up(tmp_path: Path) -> None:

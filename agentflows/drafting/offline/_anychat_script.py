@@ -159,12 +159,14 @@ def question_line(playbook: Playbook) -> str | None:
 
 def _asked(opening: str, rest: str) -> str:
     """What a person texts for a hint's question: one question, not the hint's two ("or how
-    the repair is going"), and a yes/no one asked outright ("Hi, is my bike ready?")."""
+    the repair is going"), asked outright ("Hi, is my bike ready?", "Hi, how is my repair
+    going?") where its clause has a subject and a verb to put first."""
     rest = ALTERNATIVE_QUESTION.split(rest, maxsplit=1)[0].strip()
-    clause = YES_NO_CLAUSE.match(rest) if opening in ("whether", "if") else None
+    clause = YES_NO_CLAUSE.match(rest)
     if clause:
         verb, subject, tail = clause.group("verb"), clause.group("subject"), clause.group("rest")
-        return f"Hi, {verb.lower()} {subject} {tail}?"
+        lead = "" if opening in ("whether", "if") else f"{opening} "
+        return f"Hi, {lead}{verb.lower()} {subject} {tail}?"
     return f"Hi, I'd like to know {opening} {rest}."
 
 

@@ -22,8 +22,8 @@ ALTERNATIVE_QUESTION = phrase(
     matches=("whether my bike is ready or how the repair is going", "if it is open or when"),
     misses=("whether my bike or my scooter is ready", "how the repair is going"),
 )
-#: A yes/no clause after "whether" (subject, verb, rest): said as the question itself
-#: ("my bike is ready" → "is my bike ready?").
+#: A clause after "whether" or "how" (subject, verb, rest): said as the question itself
+#: ("my bike is ready" → "is my bike ready?", "my repair is going" → "how is my repair going?").
 YES_NO_CLAUSE = phrase(
     "en.customer_pushes.yes_no_clause",
     r"^(?P<subject>(?:my|our|the) [\w' -]+?) (?P<verb>is|are|has|have|was|were|can|will)"
