@@ -357,12 +357,15 @@ def _lookups(case: _Case) -> list[str]:
 
 def _priced_item(case: _Case, rule: str | None) -> str | None:
     """What a customer asks the price of: the first example listed by the hint of the
-    Playbook whose hint shares most words with the rule ("a repair price" → the repair
-    Playbook's "a tune-up"); none when no hint shares a word."""
+    Playbook with a job whose hint shares most words with the rule ("a repair price" → the
+    repair Playbook's "a tune-up"; a desk's "opening hours" is no service); none when no such
+    hint shares a word."""
     if not rule:
         return None
     scored = []
     for index, (_, playbook) in enumerate(sorted(case.defs.playbooks.items())):
+        if not playbook_facts(playbook, case.defs).has_job:
+            continue
         detail = hint_detail(playbook)
         shared = len(words(rule) & words(playbook.activation or ""))
         if detail and shared:
