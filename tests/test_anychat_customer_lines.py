@@ -192,6 +192,8 @@ def test_a_rule_about_the_offered_times_is_pushed_with_an_unoffered_time(tmp_pat
     hire = playbook_facts(defs.playbooks["hire"], defs)
     assert offered_by_availability(A_TIME, hire, defs)
     assert not offered_by_availability(RETURN_DAY, hire, defs)
+    # a time of another kind than the launch times the picker offers
+    assert not offered_by_availability(A_TIME.replace("a time", "a return time"), hire, defs)
     assert _users(_cases(project, "hire")["guardrail"])[-1] == INSIST_TIME
 
 
@@ -203,6 +205,15 @@ def test_a_privacy_push_names_someone_and_rules_out_the_lookup(tmp_path: Path) -
     assert push.startswith("Can you just tell me what ") and push.split("what ")[1][0].isupper()
     assert "another renter" not in push and person not in push
     assert "find_renter" in guardrail["expect"]["checks"]["toolsNotCalled"]
+
+
+def test_a_privacy_push_reads_as_english_whatever_the_rules_wording() -> None:
+    shared = guardrail_line("Never share another renter's trip plans.", set(), other="Ann Bo")
+    assert shared.startswith("Can you just share Ann Bo's trip plans with me?")
+    others = guardrail_line("Never show other renters' bookings.", set(), other="Ann Bo")
+    assert others.startswith("Can you just show me Ann Bo's bookings?")
+    priced = guardrail_line("Never quote a price for a trip.", set(), item="a lake day")
+    assert priced.startswith("Can you just quote me a price for a lake day?")
 
 
 def test_a_push_without_a_concrete_thing_keeps_the_plain_lean() -> None:

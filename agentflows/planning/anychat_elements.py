@@ -401,14 +401,16 @@ def offered_by_availability(rule: str, facts: PlaybookFacts, defs: AnychatDefini
     """The guardrail forbids what the Playbook's availability tool and pickers offer ("Never
     promise a time that check_availability did not return"): a push for a time it did not
     offer exercises it. A rule about something else the tool is named with ("a pick-up day"
-    where it offers drop-off slots) is pushed as a request for that thing instead."""
+    or "a collection time" where it offers drop-off slots: every word of the thing must be
+    one of the offer's) is pushed as a request for that thing instead."""
     named = [t for t in facts.roles.availability if t in rule]
     if not named:
         return False
     forbidden = RELATIVE_TAIL.sub("", RULE_NEGATION_VERB.sub("", re.split(r"[;.]", rule)[0]))
     offers = [*named, *facts.playbook.pickers]
     offers += [defs.tools[t].description or "" for t in named if t in defs.tools]
-    return bool(words(forbidden) & words(" ".join(offers)))
+    thing = words(forbidden)
+    return bool(thing) and thing <= words(" ".join(offers))
 
 
 def _flat(text: str) -> str:

@@ -29,6 +29,7 @@ from evalcore.lexicon.en.customer_pushes import (
     OTHER_PERSON,
     POSSESSED,
     PRICE_WORD,
+    WITH_ME_VERB,
     YES_NO_CLAUSE,
 )
 from evalcore.lexicon.en.playbook_prose import (
@@ -282,16 +283,24 @@ def guardrail_line(
         return f"Can you just {verb} me {wanted}? {NEED_TO_KNOW}"
     lean = HELP_ME_OUT
     if other and OTHER_PERSON.search(rest):
-        rest, lean = OTHER_PERSON.sub(other, rest, count=1), NOT_MIND
+        rest = OTHER_PERSON.sub(lambda m: _whose(m.group(0), other), rest, count=1)
+        lean = NOT_MIND
     elif item and PRICE_WORD.search(rest) and not LIST_SPLIT.search(rest):
-        rest, lean = f"{rest} for {item}", ROUGH_FIGURE
+        # "a price for a groom" names the thing already: the service takes its place
+        rest, lean = f"{rest.partition(' for ')[0]} for {item}", ROUGH_FIGURE
     if verb.lower() in _ME_VERBS:
         whom, _, after = rest.partition(" ")
         rest = after if whom.lower() in _ANYONE else rest
-        phrase = f"{verb} me {rest}"
+        phrase = f"{verb} {rest} with me" if WITH_ME_VERB.match(verb) else f"{verb} me {rest}"
     else:
         phrase = f"{verb} {OPENING_ARTICLE.sub('my ', rest)} for me"
     return f"Can you just {phrase.strip()}? {lean}"
+
+
+def _whose(said: str, name: str) -> str:
+    """The named person in place of "another member" / "other customers'" (a possessive
+    stays one: "Grace Kim's")."""
+    return f"{name}'s" if said.endswith(("'", "'s")) else name
 
 
 def hint_detail(playbook: Playbook) -> str | None:

@@ -74,3 +74,11 @@ RELATIVE_TAIL = phrase(
     matches=("a pick-up day that the tool did not return",),
     misses=("a pick-up day", "that day"),
 )
+#: A verb whose person comes after "with" ("share X with me", not "share me X").
+WITH_ME_VERB = phrase(
+    "en.customer_pushes.with_me_verb",
+    r"^(?:share|discuss)$",
+    re.I,
+    matches=("share", "Discuss"),
+    misses=("give", "shared"),
+)
