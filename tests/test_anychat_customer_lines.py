@@ -122,6 +122,10 @@ def test_an_opener_is_one_question_not_the_hint_pasted(tmp_path: Path) -> None:
     assert _users(_cases(project, "mending")["inbound"])[0] == "Hi, is my boat mended?"
     how = Playbook(id="how", activation="The renter asks how their mending is going.")
     assert request_line(how) == "Hi, how is my mending going?"
+    kinds = "The renter wants to book a trip for their group (sunset trip, fishing trip)."
+    assert request_line(Playbook(id="trip", activation=kinds)) == (
+        "Hi, I'd like to book a sunset trip for my group, please."
+    )
     vague = Playbook(id="vague", activation="The renter asks what happens next.")
     assert request_line(vague) == "Hi, I'd like to know what happens next."
 

@@ -128,9 +128,27 @@ def request_line(playbook: Playbook, action: str | None = None) -> str:
             one = detail if has_article else f"{_article(detail)} {detail}"
             wanted = KINDS_BEFORE_EXAMPLES.sub(lambda m: f"{m.group(1)} {one}", wanted)
             return f"Hi, I'd like {wanted}, please."
+        named = _named_kind(wanted, detail) if detail else None
+        if named:
+            return f"Hi, I'd like {named}, please."
         return f"Hi, I'd like {wanted}" + (f": {detail}" if detail else "") + ", please."
     said = first_person(main[0].lower() + main[1:])
     return f"Hi, {said}" + (f": {detail}" if detail else "") + "."
+
+
+def _named_kind(wanted: str, detail: str) -> str | None:
+    """The wanted thing said as the first kind the hint lists, where that kind is one of it
+    ("to book a groom for my dog" + "full groom" → "to book a full groom for my dog"),
+    instead of the kind tacked on after a colon."""
+    kind = detail.split()
+    tokens = wanted.split()
+    for index, token in enumerate(tokens[:-1]):
+        if token.lower() in ("a", "an") and tokens[index + 1].lower() == kind[-1].lower():
+            one = (
+                detail if kind[0].lower() in ("a", "an", "the") else f"{_article(detail)} {detail}"
+            )
+            return " ".join([*tokens[:index], one, *tokens[index + 2 :]])
+    return None
 
 
 def _what_is(detail: str) -> str:
