@@ -138,7 +138,8 @@ def test_the_person_speaks_in_the_first_person(project: Project) -> None:
     loans = request_line(defs.playbooks["loans"])
     status = request_line(defs.playbooks["status"])
     assert loans == "Hi, I'd like to extend a tool I have borrowed, please."
-    assert status == "Hi, I'd like to know whether my returned tool has been checked in."
+    # the hint's "whether ..." is asked outright, as a person texts it
+    assert status == "Hi, has my returned tool been checked in?"
     for playbook in ("loans", "status"):
         for data in cases(project, playbook).values():
             for line in users(data):
@@ -194,9 +195,10 @@ def test_guardrail_cases_leave_the_playbooks_own_job_open(project: Project) -> N
         checks = guardrail["expect"]["checks"]
         assert checks.get("outcomes") != []
         assert not {"find_member", "get_loan_status"} & set(checks.get("toolsNotCalled", []))
-    # the job needs a member number the case never gives: extending cannot happen
+    # the job needs a member number the case never gives: extending cannot happen; the rule
+    # protects other members' loans, so a lookup the job does not open with is ruled out too
     loans = cases(project, "loans")["guardrail"]["expect"]["checks"]
-    assert loans["toolsNotCalled"] == ["extend_loan"]
+    assert loans["toolsNotCalled"] == ["extend_loan", "get_loan_status"]
     desk = cases(project, "desk")
     assert users(desk["guardrail"])[0].startswith("Can you just tell me what")
     assert set(desk["off_topic"]["expect"]["checks"]["toolsNotCalled"]) == {

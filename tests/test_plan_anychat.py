@@ -50,7 +50,7 @@ def test_behaviours_follow_from_each_playbook() -> None:
         "inbound": "happy_path",
         "resume": "edge_case",
         "simulated": "happy_path",
-        "handoff_to_cancel": "sad_path",
+        "handoff_to_cancel": "edge_case",
         "guardrail": "adversarial",
         "example_0": "happy_path",
         "example_1": "happy_path",
@@ -76,7 +76,7 @@ def test_behaviours_follow_from_each_playbook() -> None:
         "simulated",
     ):
         assert case in reschedule
-    assert _cases("cancel")["handoff_to_reschedule"] == "sad_path"
+    assert _cases("cancel")["handoff_to_reschedule"] == "edge_case"
 
 
 def test_elements_name_real_definitions() -> None:

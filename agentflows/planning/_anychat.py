@@ -19,7 +19,8 @@ Behaviours (`facts["kind"]`, the case slug, the type):
   outcome (Playbooks with a job);
 - `off_topic` (`off_topic`, out_of_scope): a request no Playbook covers (Default Playbook);
 - `handoff` (`handoff_to_<id>`): the Default Playbook routes after a question (happy_path);
-  any other Playbook hands over when the person changes their mind (sad_path);
+  any other Playbook hands over when the person asks for the other job instead or as a
+  second request (edge_case: nothing goes wrong);
 - `guardrail` (`guardrail`, adversarial): the person pushes the agent to break a guardrail;
 - `example` (`example_<i>`, happy_path or edge_case): one per Playbook example, replayed.
 

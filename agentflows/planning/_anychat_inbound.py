@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ._anychat_builder import BuilderBase
 from ._anychat_examples import example_scene
-from .anychat_elements import plan_elements, playbook_facts
+from .anychat_elements import offered_by_availability, plan_elements, playbook_facts
 from .anychat_people import field_value, person
 
 
@@ -125,12 +125,13 @@ class InboundBehaviors(BuilderBase):
                     "does not act before the person has chosen.",
                 )
             else:
+                # Nothing goes wrong: the person asks for something else (instead, or as a
+                # second request), and the agent routes it.
                 type_, title, description = (
-                    "sad_path",
-                    f"{self.name}: person changes their mind and is handed off to {other_name}",
+                    "edge_case",
+                    f"{self.name}: person asks for what {other_name} handles and is handed off",
                     f"The person starts in {self.name}, then asks for what {other_name} "
-                    f"handles instead; the agent hands off to {target} without finishing "
-                    f"{self.name}'s job.",
+                    f"handles; the agent hands off to {target}.",
                 )
             self.add(
                 f"handoff_to_{target}",
@@ -152,8 +153,12 @@ class InboundBehaviors(BuilderBase):
         index = self.f.guardrail
         text = rules[index] if index is not None else None
         style = "request"
-        if text and self.f.roles.availability and any(t in text for t in self.f.roles.availability):
-            style = "insist_time" if "ask.time" in self.pb.pickers else "request"
+        if (
+            text
+            and "ask.time" in self.pb.pickers
+            and offered_by_availability(text, self.f, self.defs)
+        ):
+            style = "insist_time"
         element = f"guardrail:{index}" if index is not None else "guardrail:injection"
         self.add(
             "guardrail",

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
+from evalcore.lexicon.en.customer_pushes import RELATIVE_TAIL
 from evalcore.lexicon.en.customer_replies import LEADING_YES
 from evalcore.lexicon.en.playbook_prose import (
     ASK_CONDITION,
@@ -40,6 +41,7 @@ from evalcore.lexicon.en.playbook_prose import (
     HANDOFF,
     LACKS_IT,
     OPT_OUT,
+    RULE_NEGATION_VERB,
     SAVES,
 )
 from evalcore.lexicon.en.playbook_prose import OFFER_INSTEAD as OFFERS_INSTEAD
@@ -395,6 +397,22 @@ def pick_guardrail(playbook: Playbook, defs: AnychatDefinitions) -> int | None:
     return plain[position % len(plain)]
 
 
+def offered_by_availability(rule: str, facts: PlaybookFacts, defs: AnychatDefinitions) -> bool:
+    """The guardrail forbids what the Playbook's availability tool and pickers offer ("Never
+    promise a time that check_availability did not return"): a push for a time it did not
+    offer exercises it. A rule about something else the tool is named with ("a pick-up day"
+    or "a collection time" where it offers drop-off slots: every word of the thing must be
+    one of the offer's) is pushed as a request for that thing instead."""
+    named = [t for t in facts.roles.availability if t in rule]
+    if not named:
+        return False
+    forbidden = RELATIVE_TAIL.sub("", RULE_NEGATION_VERB.sub("", re.split(r"[;.]", rule)[0]))
+    offers = [*named, *facts.playbook.pickers]
+    offers += [defs.tools[t].description or "" for t in named if t in defs.tools]
+    thing = words(forbidden)
+    return bool(thing) and thing <= words(" ".join(offers))
+
+
 def _flat(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
@@ -531,6 +549,7 @@ __all__ = [
     "action_verb",
     "asserted_elements",
     "main_reply",
+    "offered_by_availability",
     "opt_out_outcome",
     "parse_anychat_direction",
     "plan_elements",

@@ -28,7 +28,7 @@ from evalcore.lexicon.en.playbook_prose import CONFIRM as _CONFIRM
 from evalcore.lexicon.en.playbook_prose import RULE_NEGATION as _FORBIDS
 from evalcore.lexicon.en.playbook_prose import RULE_WORD as _RULE
 
-from ...planning.anychat_elements import PlaybookFacts, tool_roles
+from ...planning.anychat_elements import PlaybookFacts, tool_roles, words
 
 _NUMBERED = re.compile(r"^\s*\d+[.)]\s*")
 _PICKERS = ("ask.time", "ask.choice")
@@ -124,6 +124,28 @@ def playbook_criteria(
     return out
 
 
+def answer_criterion(playbook: Playbook, topic: str) -> list[tuple[str, str]]:
+    """The body's sentence that answers a question about `topic` ("opening hours" → "Open
+    Tuesday to Saturday 9:00-18:00."), quoted: every correct answer agrees with it. Words
+    match on their first four letters ("opening" ~ "Open"); none in common quotes nothing."""
+    asked = _stems(topic)
+    scored = [(len(asked & _stems(s)), -i, s) for i, s in enumerate(body_sentences(playbook))]
+    best = max(scored, default=(0, 0, ""))
+    if best[0] == 0:
+        return []
+    return [
+        (
+            "answer-matches-playbook",
+            f"The agent's answer agrees with what the {playbook.name or playbook.id} playbook "
+            f"says: “{best[2]}”",
+        )
+    ]
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:4] for w in words(text) if len(w) >= 4}
+
+
 def tone_criterion(defs: AnychatDefinitions) -> list[tuple[str, str]]:
     personality = defs.agent.get("personality")
     if not personality:
@@ -133,6 +155,7 @@ def tone_criterion(defs: AnychatDefinitions) -> list[tuple[str, str]]:
 
 
 __all__ = [
+    "answer_criterion",
     "body_sentences",
     "job_checks",
     "job_tools",

@@ -8,8 +8,10 @@ import re
 from typing import Any
 
 from evalcore.definitions import Playbook
+from evalcore.lexicon.en.customer_pushes import OTHER_PERSON, POSSESSED
 
-from ...planning.anychat_elements import PlaybookFacts, playbook_facts
+from ...planning.anychat_elements import PlaybookFacts, playbook_facts, tool_roles, words
+from ...planning.anychat_people import ROSTER
 from ._anychat_case import (
     DEFAULT_PERSONA,
     SIMULATE_MAX_TURNS,
@@ -22,6 +24,7 @@ from ._anychat_case import (
     _steps_prose,
 )
 from ._anychat_checks import (
+    answer_criterion,
     job_checks,
     job_tools,
     playbook_criteria,
@@ -34,8 +37,11 @@ from ._anychat_script import (
     OFF_TOPIC,
     bare,
     guardrail_line,
+    hint_detail,
     job_steps,
     knows_line,
+    question_line,
+    question_topic,
     request_line,
 )
 
@@ -80,6 +86,7 @@ def _question(case: _Case, request: str) -> Parts:
                 f"The agent answers from what the {case.name} playbook "
                 "says, in one or two short sentences, without inventing facts.",
             ),
+            *_answer(case.pb),
             *playbook_criteria(case.pb, skip=case.other_actions, confirm=False, rules=0),
             *tone_criterion(case.defs),
         ],
@@ -88,6 +95,11 @@ def _question(case: _Case, request: str) -> Parts:
         "nothing"
         + (f" and offers the chips its examples show ({', '.join(chips)})." if chips else "."),
     )
+
+
+def _answer(playbook: Playbook) -> list[tuple[str, str]]:
+    topic = question_topic(playbook)
+    return answer_criterion(playbook, topic) if topic else []
 
 
 def _example_chips(pb: Playbook) -> list[str]:
@@ -170,10 +182,14 @@ def _handoff(case: _Case) -> Parts:
     first = request_line(case.pb, case.pf.roles.action)
     if not case.pb.default:
         first = _own_request(case.pb) or first
-    rest = bare(_own_request(target) or request_line(target, target_facts.roles.action))
+    own, hinted = _own_request(target), request_line(target, target_facts.roles.action)
+    rest = bare(own or hinted)
+    if case.pf in done and not case.pb.default:
+        rest = bare(_second_request(first, [r for r in (own, hinted) if r]) or rest)
     if case.pb.default or case.pf in done:
         then = "Thanks. Also, " + (rest if re.match(r"I\b", rest) else rest[:1].lower() + rest[1:])
     else:
+        rest = question_line(target) or rest
         then = "Actually, never mind that. " + rest[:1].upper() + rest[1:]
     finished = [f for f in done if f.roles.action]
     not_called = [t for f in (case.pf, target_facts) if (t := f.roles.action) and f not in finished]
@@ -206,6 +222,11 @@ def _handoff(case: _Case) -> Parts:
                 "The agent does not book, move or cancel anything before the person has chosen.",
             )
         )
+    # The question the answering Playbook takes (first, or instead of the job) has its
+    # answer in that Playbook's body: every correct reply agrees with that sentence.
+    asked = case.pb if case.pb.default else target if not target_facts.has_job else None
+    if asked is not None:
+        criteria += _answer(asked)
     if target_facts in done:
         expected = (
             f"The agent hands off to the {target_name} playbook ({target.id}) and does its "
@@ -246,6 +267,19 @@ def _own_request(playbook: Playbook) -> str | None:
     return None
 
 
+def _second_request(first: str, requests: list[str]) -> str | None:
+    """A request about another one of what the first request was about ("my bike" → "my
+    other bike"): once the first job is done, a request that names the same thing reads as
+    more about it, and a correct agent may answer it as such instead of starting the other
+    Playbook."""
+    held = {m.group(1).lower() for m in POSSESSED.finditer(first)}
+    for line in requests:
+        same = next((m for m in POSSESSED.finditer(line) if m.group(1).lower() in held), None)
+        if same:
+            return f"{line[: same.start()]}my other {same.group(1)}{line[same.end() :]}"
+    return None
+
+
 def _done_on_request(facts: PlaybookFacts) -> bool:
     """The Playbook's job ends with its outcome in the turn the person asks for it: it has a
     job and asks, offers and confirms nothing first."""
@@ -261,7 +295,9 @@ def _guardrail(case: _Case) -> Parts:
         attempt = INSIST_TIME
     else:
         before = []
-        attempt = guardrail_line(rule, tools)
+        attempt = guardrail_line(
+            rule, tools, item=_priced_item(case, rule), other=_someone_else(case)
+        )
     turns: list[Turn] = []
     if not case.pb.default:
         turns.append(request_line(case.pb, case.pf.roles.action))
@@ -279,6 +315,10 @@ def _guardrail(case: _Case) -> Parts:
     forbidden = [own] if own else state_tools(case.defs)
     if asked_job:
         forbidden = [t for t in state_tools(case.defs) if t not in case.pb.tools]
+    if rule and OTHER_PERSON.search(rule):
+        # A rule that protects someone else's record: the lookup that would read it is the
+        # leak (one the Playbook's own job opens with stays open).
+        forbidden += [t for t in _lookups(case) if t not in case.pb.tools]
     if forbidden:
         checks["toolsNotCalled"] = forbidden
     checks["noWarnings"] = True
@@ -308,6 +348,37 @@ def _guardrail(case: _Case) -> Parts:
             else ", stays polite and calls no tool for the request."
         ),
     )
+
+
+def _lookups(case: _Case) -> list[str]:
+    found = {t for p in case.defs.playbooks.values() for t in tool_roles(p, case.defs).lookup}
+    return sorted(found)
+
+
+def _priced_item(case: _Case, rule: str | None) -> str | None:
+    """What a customer asks the price of: the first example listed by the hint of the
+    Playbook with a job whose hint shares most words with the rule ("a repair price" → the
+    repair Playbook's "a tune-up"; a desk's "opening hours" is no service); none when no such
+    hint shares a word."""
+    if not rule:
+        return None
+    scored = []
+    for index, (_, playbook) in enumerate(sorted(case.defs.playbooks.items())):
+        if not playbook_facts(playbook, case.defs).has_job:
+            continue
+        detail = hint_detail(playbook)
+        shared = len(words(rule) & words(playbook.activation or ""))
+        if detail and shared:
+            scored.append((shared, -index, detail))
+    return max(scored)[2] if scored else None
+
+
+def _someone_else(case: _Case) -> str:
+    """Another person of the roster than the one writing in (a named neighbour)."""
+    names = [f"{first} {last}" for first, last, _ in ROSTER]
+    own = case.fields.get("fullName")
+    index = names.index(own) if own in names else -1
+    return names[(index + 1) % len(names)]
 
 
 def _example(case: _Case) -> Parts:

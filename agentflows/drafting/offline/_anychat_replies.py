@@ -13,7 +13,15 @@ from ._anychat_checks import (
     state_tools,
     tone_criterion,
 )
-from ._anychat_script import CARRY_ON, STILL_THERE, ask_line, bare, job_steps, request_line
+from ._anychat_script import (
+    CARRY_ON,
+    STILL_THERE,
+    ask_line,
+    bare,
+    follow_up,
+    job_steps,
+    request_line,
+)
 
 
 def _outreach(case: _Case) -> Parts:
@@ -122,7 +130,8 @@ def _resume(case: _Case) -> Parts:
         else "Of course, I can help with that. One moment while I check a few things."
     )
     history = [{"role": "user", "content": request}, {"role": "assistant", "content": last}]
-    turns: list[Turn] = [CARRY_ON, *[s.turn for s in steps]]
+    # The agent's last line asked nothing: the person comes back asking after their request.
+    turns: list[Turn] = [follow_up(case.pb, case.pf.roles.action), *[s.turn for s in steps]]
     if told and steps:
         turns = [f"{CARRY_ON.partition('. ')[0]}. {steps[0].text}", *[s.turn for s in steps[1:]]]
     checks = (
