@@ -193,7 +193,9 @@ def _opt_out(case: _Case) -> Parts:
     if case.seeded:
         checks["activeAppointments"] = case.seeded
     checks["toolsNotCalled"] = state_tools(case.defs)
-    checks["replyCount"] = {"max": replies}
+    # The agent answers (or opens with the Outreach) before the opt-out, then sends nothing:
+    # at least that many messages, so an agent that never spoke does not pass either.
+    checks["replyCount"] = {"min": replies, "max": replies}
     checks["noReplyTo"] = ["optOut"]
     if outreach_id is None:
         start = case.writes_in(str(turns[0])) + " After the answer"
