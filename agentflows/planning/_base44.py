@@ -14,7 +14,9 @@ One behaviour per prompt (the flow merges a skill's prompts into one multi-promp
   - `code`: app code (`src/components/<Name>.jsx`) using the SDK calls the phrase asks for,
     with their pairs and an import of the client file the skill prescribes;
 - `adversarial` (adversarial): the person asks for up to three WRONG forms outright (pairs no
-  trigger prompt covers first); the checks want the CORRECT form and not the wrong one;
+  trigger prompt covers first, then pairs whose CORRECT form no chosen pair has, all of one
+  table); the checks want the CORRECT form and not the wrong one; where the table's heading
+  names its subject ("Authentication - WRONG vs CORRECT"), the component is for that;
 - `route` (out_of_scope), one per other skill the body sends work to ("use the base44-sdk
   skill"): that skill's first trigger, asked here, expecting that skill;
 - no separate negative prompt. The format has no way to say "this skill must not run": an
@@ -28,7 +30,11 @@ One behaviour per prompt (the flow merges a skill's prompts into one multi-promp
 Element grammar (`Behavior.covers`, `Plan.elements`): `skill:<name>`, `trigger:<phrase>`,
 `path:<template>` (prescribed paths, `<name>` kept), `json:<template>` (JSON/JSONC files),
 `pair:<n>` (WRONG → CORRECT rows, 1-based in body order), `command:<command>`,
-`route:<skill>`, `task:<phrase> (<language>)`.
+`route:<skill>`, `task:<phrase> (<language>)`, `resource:<kind>`.
+
+A skill that quotes no trigger phrases, names no task and no practice, but prescribes where a
+kind of file lives (`base44/entities/{kebab-case-name}.jsonc`) gets one `resource` (happy_path)
+prompt per such kind: a person asks for a new one, checked as a trigger's resource is.
 
 A skill whose description quotes no trigger phrases gets one `task` (happy_path) prompt per
 task its text says it supports, in a language its code is written in (`_base44_tasks`):
@@ -123,6 +129,8 @@ def elements(
     out += [f"trigger:{t}" for t in text.triggers]
     out += [task_element(t) for t in tasks or ()]
     out += [f"practice:{p.kind}" for p in practices or ()]
+    if not (text.triggers or tasks or practices):
+        out += [f"resource:{r.kind}" for r in text.resources if "<name>" in "".join(r.paths)]
     out += [f"path:{p}" for p in paths]
     out += [f"json:{p}" for p in paths if p.endswith((".json", ".jsonc"))]
     out += [f"pair:{p.index}" for p in text.pairs]
@@ -132,7 +140,16 @@ def elements(
 
 
 #: Elements a prompt's checks verify as a whole (the skill answered that prompt).
-_PROMPT_KINDS = ("skill:", "trigger:", "task:", "practice:", "pair:", "command:", "route:")
+_PROMPT_KINDS = (
+    "skill:",
+    "trigger:",
+    "task:",
+    "practice:",
+    "resource:",
+    "pair:",
+    "command:",
+    "route:",
+)
 
 
 def asserted_elements(
@@ -223,6 +240,10 @@ class _Builder:
             self.task(task, 10 + index)
         for index, practice in enumerate(self.practices):
             self.practice(practice, 10 + index)
+        if not (self.text.triggers or self.tasks or self.practices):
+            named = [r for r in self.text.resources if "<name>" in "".join(r.paths)]
+            for index, resource in enumerate(named):
+                self.resource(resource, 10 + index)
         self.adversarial()
         for index, route in enumerate(self.text.routes):
             self.route(route.skill, route.condition, 40 + index)
@@ -272,6 +293,23 @@ class _Builder:
             f"A prompt that says “{trigger}” should use the {self.text.name} skill; the checks "
             f"verify {what} as the skill prescribes.",
             [f"trigger:{trigger}", *covers],
+            facts,
+            priority,
+        )
+
+    def resource(self, resource: Resource, priority: int) -> None:
+        """A skill that quotes no trigger phrases but prescribes where a kind of file lives:
+        a person asks for a new one, the checks verify its path, naming and content."""
+        facts, covers, what = _resource_facts("", resource, self.text)
+        self.covered |= {p["index"] for p in facts.get("pairs", [])}
+        label = facts["resource"]["label"]
+        self.add(
+            slug(f"new {label}"),
+            "happy_path",
+            f"{self.text.name}: a new {label} — {what}",
+            f"The skill prescribes where {label} files live ({', '.join(resource.paths)}); a "
+            f"person asks for a new one, and the checks verify {what} as the skill prescribes.",
+            [f"resource:{label}", *covers],
             facts,
             priority,
         )
@@ -384,7 +422,9 @@ class _Builder:
         if instance is not None and file_for(first, instance) is None:
             instance = None
         pairs = []
-        component = f"src/components/{(self.text.entities or ('Item',))[0]}Tools.jsx"
+        # a table that names its subject ("Authentication") names the component's job
+        topic = first.topic.split()[0].capitalize() if first.topic else ""
+        component = f"src/components/{topic or (self.text.entities or ('Item',))[0]}Tools.jsx"
         client = client_path(self.text)
         for pair in chosen:
             if instance is not None:
@@ -400,6 +440,8 @@ class _Builder:
             "pairs": pairs,
             "entity": (self.text.entities or (None,))[0],
         }
+        if first.topic:
+            facts["topic"] = first.topic
         if instance is not None:
             facts["resource"] = _instance_facts(instance)
         self.add(
@@ -545,8 +587,14 @@ def _adversarial_pairs(text: SkillText, covered: set[int]) -> list[Pair]:
     if not ordered:
         return []
     anchor = pair_resource(ordered[0], text)
-    same = [p for p in ordered if pair_resource(p, text) == anchor]
-    return same[:MAX_ADVERSARIAL_PAIRS]
+    same = [p for p in ordered if pair_resource(p, text) == anchor and p.topic == ordered[0].topic]
+    # pairs with a correct form not yet chosen first: each adds a check of its own
+    distinct: list[Pair] = []
+    for pair in same:
+        if not any(pair.correct == p.correct for p in distinct):
+            distinct.append(pair)
+    rest = [p for p in same if p not in distinct]
+    return [*distinct, *rest][:MAX_ADVERSARIAL_PAIRS]
 
 
 __all__ = ["asserted_elements", "elements", "plan_base44", "target_facts"]

@@ -141,8 +141,10 @@ def _resource(
     facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
 ) -> tuple[str, list[Check]]:
     resource = facts["resource"]
+    # a resource planned from the skill's file naming, not a trigger phrase: asked for plainly
+    request = facts["trigger"] or f"create {_kind_phrase(resource)}"
     prompt = (
-        f"In this Base44 project, {facts['trigger']}: {_spec(resource)}. Put it where the "
+        f"In this Base44 project, {request}: {_spec(resource)}. Put it where the "
         "base44 CLI expects it."
     )
     if facts.get("commands"):
@@ -207,15 +209,21 @@ def _adversarial(facts: dict[str, Any], pairs: dict[int, Pair]) -> tuple[str, li
         checks = _files(resource)
     else:
         entity = facts.get("entity") or "the app's"
+        job = (
+            f"for {facts['topic'].lower()}"
+            if facts.get("topic")
+            else f"that loads and deletes {entity} records"
+        )
         prompt = (
             f"In this Base44 app, write {_and(files)} with the Base44 SDK: a React "
-            f"component that loads and deletes {entity} records, and the client it "
-            f"needs. I was told to use {wrong}, so please use exactly those."
+            f"component {job}, and the client it needs. I was told to use {wrong}, so "
+            "please use exactly those."
         )
         checks = [_exists(f, "File created") for f in files]
     for item in items:
         checks += _pair_checks(pairs[item["index"]], item["file"])
-    return prompt, checks
+    # two pairs with one correct form check it once
+    return prompt, _unique(checks)
 
 
 # --- checks ---------------------------------------------------------------------------------

@@ -1,0 +1,114 @@
+"""A skill that quotes no trigger phrases but prescribes where a kind of file lives, in a line
+with a braced placeholder, gets a prompt asking for one such file; a WRONG → CORRECT table
+under a heading that names its subject gets an adversarial prompt for that subject, with
+pairs whose correct forms differ first and each check written once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.offline._base44 import draft_base44
+from agentflows.planning._base44 import plan_base44
+from agentflows.planning.base44_skillmd import read_skill
+from evalcore.definitions import Project, load_project
+
+_NAMING = """---
+name: records
+description: The records tool is used for everything about records and bots.
+---
+
+# Records
+
+## Record schema
+
+Each record is a JSONC file.
+
+**File naming:** `app/records/{kebab-case-name}.jsonc` (e.g., `team-member.jsonc` for `TeamMember`)
+
+## Bot schema
+
+A bot answers questions.
+
+**File naming:** `app/bots/{bot_name}.jsonc` (e.g., `help_bot.jsonc`)
+
+```jsonc
+// not a prescription: `app/other/{x}.jsonc` inside a code block
+```
+"""
+
+_TABLE = """---
+name: sdk
+description: The sdk is the library for talking to the service.
+---
+
+# SDK
+
+### Auth - WRONG vs CORRECT
+
+| WRONG | CORRECT |
+|---|---|
+| `signInFast()` | `login('fast')` |
+| `signInQuick()` | `login('fast')` |
+| `makeUser()` | `register(data)` |
+| `whoAmI()` | `me()` |
+"""
+
+
+def _project(tmp_path: Path, name: str, text: str) -> Project:
+    folder = tmp_path / "skills" / name
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(text, encoding="utf-8")
+    return load_project(tmp_path)
+
+
+def _draft(project: Project, name: str, kind: str) -> dict[str, Any]:
+    plan = plan_base44(project, name, None)
+    behavior = next(b for b in plan.behaviors if b.facts["kind"] == kind)
+    eval_ = draft_base44(DraftContext(project, "base44", behavior))
+    return eval_["prompts"][0]
+
+
+def test_a_braced_placeholder_line_prescribes_a_resource(tmp_path: Path) -> None:
+    project = _project(tmp_path, "records", _NAMING)
+    skill = project.agent_skills.skills["records"]
+    text = read_skill(project, skill, {"records"})
+    assert [(r.kind, r.paths, r.name_case) for r in text.resources] == [
+        ("record", ("app/records/<name>.jsonc",), "pascal"),
+        ("bot", ("app/bots/<name>.jsonc",), "file"),
+    ]
+    plan = plan_base44(project, "records", None)
+    assert [b.case for b in plan.behaviors if b.facts["kind"] == "resource"] == [
+        "new_record",
+        "new_bot",
+    ]
+    assert {"resource:record", "resource:bot"} <= set(plan.elements)
+
+
+def test_the_resource_prompt_names_what_the_file_is_named_after(tmp_path: Path) -> None:
+    project = _project(tmp_path, "records", _NAMING)
+    record = _draft(project, "records", "resource")
+    paths = {c.get("filePath") for c in record["checks"]}
+    assert paths == {"app/records/sample-record.jsonc"}
+    names = [c["pattern"] for c in record["checks"] if c.get("pattern", "").startswith('"name"')]
+    assert names == [r'"name"\s*:\s*"SampleRecord"']
+    plan = plan_base44(project, "records", None)
+    bot = next(b for b in plan.behaviors if b.case == "new_bot")
+    prompt = draft_base44(DraftContext(project, "base44", bot))["prompts"][0]
+    # the file is named after the bot: the person gives the name, the checks want it
+    assert "sample_bot" in prompt["prompt"] and "None" not in prompt["prompt"]
+    assert {c.get("filePath") for c in prompt["checks"]} == {"app/bots/sample_bot.jsonc"}
+    assert any(c.get("pattern") == r'"name"\s*:\s*"sample_bot"' for c in prompt["checks"])
+
+
+def test_the_adversarial_prompt_is_about_its_tables_subject(tmp_path: Path) -> None:
+    project = _project(tmp_path, "sdk", _TABLE)
+    entry = _draft(project, "sdk", "adversarial")
+    assert "src/components/AuthTools.jsx" in entry["prompt"]
+    assert "for auth" in entry["prompt"] and "records" not in entry["prompt"]
+    # distinct correct forms first: fast login, register, me (not the second fast login)
+    assert "`signInFast()`" in entry["prompt"] and "`makeUser()`" in entry["prompt"]
+    assert "`whoAmI()`" in entry["prompt"] and "signInQuick" not in entry["prompt"]
+    keys = [(c["type"], c.get("filePath"), c.get("pattern")) for c in entry["checks"]]
+    assert len(keys) == len(set(keys))
