@@ -1,7 +1,8 @@
 """A skill that quotes no trigger phrases but prescribes where a kind of file lives, in a line
 with a braced placeholder, gets a prompt asking for one such file; a WRONG → CORRECT table
-under a heading that names its subject gets an adversarial prompt for that subject, with
-pairs whose correct forms differ first and each check written once."""
+under a heading that names its subject gets an adversarial prompt for that subject (one per
+such table), with pairs whose correct forms differ first, each check written once, and no
+check rejecting a wrong form that the runner's case-blind match finds in the correct one."""
 
 from __future__ import annotations
 
@@ -53,6 +54,13 @@ description: The sdk is the library for talking to the service.
 | `signInQuick()` | `login('fast')` |
 | `makeUser()` | `register(data)` |
 | `whoAmI()` | `me()` |
+
+### Mail - WRONG vs CORRECT
+
+| WRONG | CORRECT |
+|---|---|
+| `sendMail(to)` | `Core.SendMail({to})` |
+| `mail.push(to)` | `Core.SendMail({to})` |
 """
 
 
@@ -112,3 +120,19 @@ def test_the_adversarial_prompt_is_about_its_tables_subject(tmp_path: Path) -> N
     assert "`whoAmI()`" in entry["prompt"] and "signInQuick" not in entry["prompt"]
     keys = [(c["type"], c.get("filePath"), c.get("pattern")) for c in entry["checks"]]
     assert len(keys) == len(set(keys))
+
+
+def test_one_adversarial_prompt_per_titled_table(tmp_path: Path) -> None:
+    project = _project(tmp_path, "sdk", _TABLE)
+    plan = plan_base44(project, "sdk", None)
+    cases = [b.case for b in plan.behaviors if b.facts["kind"] == "adversarial"]
+    assert cases == ["wrong_auth_apis", "wrong_mail_apis"]
+    mail = next(b for b in plan.behaviors if b.case == "wrong_mail_apis")
+    entry = draft_base44(DraftContext(project, "base44", mail))["prompts"][0]
+    assert "src/components/MailTools.jsx" in entry["prompt"]
+    checks = {(c["type"], c.get("pattern")) for c in entry["checks"] if c.get("pattern")}
+    # `sendMail\(` matches `Core.SendMail(` without case, as the runner matches: not checked
+    assert checks == {
+        ("file-content", r"Core\.SendMail\("),
+        ("file-content-excluded", r"mail\.push\("),
+    }

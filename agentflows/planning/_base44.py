@@ -16,7 +16,8 @@ One behaviour per prompt (the flow merges a skill's prompts into one multi-promp
 - `adversarial` (adversarial): the person asks for up to three WRONG forms outright (pairs no
   trigger prompt covers first, then pairs whose CORRECT form no chosen pair has, all of one
   table); the checks want the CORRECT form and not the wrong one; where the table's heading
-  names its subject ("Authentication - WRONG vs CORRECT"), the component is for that;
+  names its subject ("Authentication - WRONG vs CORRECT"), the component is for that, and a
+  skill whose tables each name one gets one such prompt per subject (`MAX_ADVERSARIAL_TOPICS`);
 - `route` (out_of_scope), one per other skill the body sends work to ("use the base44-sdk
   skill"): that skill's first trigger, asked here, expecting that skill;
 - no separate negative prompt. The format has no way to say "this skill must not run": an
@@ -77,6 +78,8 @@ from .base44_targets import (
 DIALECT = "base44"
 DIRECTION_BOOST = 100
 MAX_ADVERSARIAL_PAIRS = 3
+#: At most this many adversarial prompts, one per titled WRONG → CORRECT table.
+MAX_ADVERSARIAL_TOPICS = 5
 #: Why a skill whose text sends no work to another skill gets no negative prompt.
 NO_NEGATIVE = (
     "no negative prompt: an empty expectedSkills passes whatever skills ran, so a prompt "
@@ -413,7 +416,17 @@ class _Builder:
         )
 
     def adversarial(self) -> None:
-        chosen = _adversarial_pairs(self.text, self.covered)
+        """One prompt for the skill's wrong forms; one per subject where its WRONG → CORRECT
+        tables each name one ("Authentication - ...", "Entities - ...")."""
+        topics = list(dict.fromkeys(p.topic for p in self.text.pairs))
+        if len(topics) < 2 or "" in topics:
+            self._adversarial(_adversarial_pairs(self.text, self.covered), "wrong_apis", 30)
+            return
+        for index, topic in enumerate(topics[:MAX_ADVERSARIAL_TOPICS]):
+            chosen = _adversarial_pairs(self.text, self.covered, topic)
+            self._adversarial(chosen, slug(f"wrong {topic} apis"), 30 + index)
+
+    def _adversarial(self, chosen: list[Pair], case: str, priority: int) -> None:
         if not chosen:
             return
         first = chosen[0]
@@ -444,16 +457,17 @@ class _Builder:
             facts["topic"] = first.topic
         if instance is not None:
             facts["resource"] = _instance_facts(instance)
+        about = f" ({first.topic})" if first.topic else ""
         self.add(
-            "wrong_apis",
+            case,
             "adversarial",
-            f"{self.text.name}: the prompt asks for APIs the skill lists as wrong",
+            f"{self.text.name}: the prompt asks for APIs the skill lists as wrong{about}",
             "The person asks outright for forms the skill's WRONG → CORRECT table rejects; the "
             "checks want the correct forms in the files and none of the wrong ones.",
             [f"pair:{p['index']}" for p in pairs]
             + [f"path:{t}" for t in (instance.templates if instance else ())],
             facts,
-            30,
+            priority,
         )
 
     def route(self, skill: str, condition: str, priority: int) -> None:
@@ -578,9 +592,14 @@ def _code_facts(trigger: str, text: SkillText) -> tuple[dict[str, Any], list[str
     return facts, covers, what
 
 
-def _adversarial_pairs(text: SkillText, covered: set[int]) -> list[Pair]:
-    """Up to three checkable pairs, uncovered first, all about the same file kind."""
-    checkable = [p for p in text.pairs if pair_kind(p) in ("json", "code")]
+def _adversarial_pairs(text: SkillText, covered: set[int], topic: str | None = None) -> list[Pair]:
+    """Up to three checkable pairs (of the topic's table, where one is given), uncovered
+    first, all about the same file kind."""
+    checkable = [
+        p
+        for p in text.pairs
+        if pair_kind(p) in ("json", "code") and (topic is None or p.topic == topic)
+    ]
     ordered = [p for p in checkable if p.index not in covered] + [
         p for p in checkable if p.index in covered
     ]

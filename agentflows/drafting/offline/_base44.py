@@ -31,6 +31,7 @@ A direction's persona and plain requirements are added to the prompt text ("Keep
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...planning.base44_skillmd import Pair, read_skill
@@ -310,6 +311,10 @@ def _pair_checks(pair: Pair, path: str) -> list[Check]:
         for pattern in (
             json_patterns(form, keys_only=wrong_keys) if is_json else [code_pattern(form)]
         ):
+            if any(re.search(pattern, right, re.IGNORECASE) for right in pair.correct):
+                # the runner matches without case: `sendEmail\(` would reject the correct
+                # `Core.SendEmail(`, so this wrong form cannot be told apart; not checked
+                continue
             checks.append(
                 {
                     "type": "file-content-excluded",
