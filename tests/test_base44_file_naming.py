@@ -11,6 +11,7 @@ from typing import Any
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._base44 import draft_base44
+from agentflows.drafting.offline._base44_patterns import code_pattern, declared_names
 from agentflows.planning._base44 import plan_base44
 from agentflows.planning.base44_skillmd import read_skill
 from evalcore.definitions import Project, load_project
@@ -136,3 +137,14 @@ def test_one_adversarial_prompt_per_titled_table(tmp_path: Path) -> None:
         ("file-content", r"Core\.SendMail\("),
         ("file-content-excluded", r"mail\.push\("),
     }
+
+
+def test_a_correct_form_does_not_require_the_skills_variable_names() -> None:
+    local = declared_names("const room = base44.actors.Room(id).connect();\nlet n = 1")
+    assert local == {"room", "n"}
+    # the binding is the agent's to name; the call is what the skill prescribes
+    assert code_pattern("const conn = actors.Room(id).connect()", local) == r"actors\.Room\("
+    # a call on the skill's own variable is wanted by its method alone ...
+    assert code_pattern("room.subscribe(cb)", local) == r"\.subscribe\("
+    # ... and an API's namespace is kept
+    assert code_pattern("functions.invoke('x', data)", local) == r"functions\.invoke\("
