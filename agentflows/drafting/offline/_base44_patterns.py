@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import re
 
+from evalcore.lexicon.notation.js_declarations import DECLARED_NAME
+
 from ...planning.base44_targets import JSON_KEY
 
 _SPECIAL = set(".^$*+?()[]{}|\\")
@@ -68,7 +70,7 @@ def json_keys(snippets: tuple[str, ...]) -> set[str]:
 
 
 #: A name the skill's code declares for itself (`const room = ...`): a local, not an API.
-_DECLARED = re.compile(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=")
+_DECLARED = DECLARED_NAME
 
 
 def declared_names(code: str) -> frozenset[str]:
