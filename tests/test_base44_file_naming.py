@@ -35,6 +35,8 @@ A bot answers questions.
 
 **File naming:** `app/bots/{bot_name}.jsonc` (e.g., `help_bot.jsonc`)
 
+A page is written as a source file: `app/pages/{page_name}.tsx`.
+
 ```jsonc
 // not a prescription: `app/other/{x}.jsonc` inside a code block
 ```
@@ -86,13 +88,16 @@ def test_a_braced_placeholder_line_prescribes_a_resource(tmp_path: Path) -> None
     assert [(r.kind, r.paths, r.name_case) for r in text.resources] == [
         ("record", ("app/records/<name>.jsonc",), "pascal"),
         ("bot", ("app/bots/<name>.jsonc",), "file"),
+        ("page", ("app/pages/<name>.tsx",), "file"),
     ]
     plan = plan_base44(project, "records", None)
+    # a named source file is not a definition: no prompt asks for a bare page
     assert [b.case for b in plan.behaviors if b.facts["kind"] == "resource"] == [
         "new_record",
         "new_bot",
     ]
     assert {"resource:record", "resource:bot"} <= set(plan.elements)
+    assert "resource:page" not in plan.elements
 
 
 def test_the_resource_prompt_names_what_the_file_is_named_after(tmp_path: Path) -> None:

@@ -34,8 +34,9 @@ Element grammar (`Behavior.covers`, `Plan.elements`): `skill:<name>`, `trigger:<
 `route:<skill>`, `task:<phrase> (<language>)`, `resource:<kind>`.
 
 A skill that quotes no trigger phrases, names no task and no practice, but prescribes where a
-kind of file lives (`base44/entities/{kebab-case-name}.jsonc`) gets one `resource` (happy_path)
-prompt per such kind: a person asks for a new one, checked as a trigger's resource is.
+kind of JSON definition lives (`base44/entities/{kebab-case-name}.jsonc`) gets one `resource`
+(happy_path) prompt per such kind: a person asks for a new one, checked as a trigger's
+resource is.
 
 A skill whose description quotes no trigger phrases gets one `task` (happy_path) prompt per
 task its text says it supports, in a language its code is written in (`_base44_tasks`):
@@ -133,13 +134,24 @@ def elements(
     out += [task_element(t) for t in tasks or ()]
     out += [f"practice:{p.kind}" for p in practices or ()]
     if not (text.triggers or tasks or practices):
-        out += [f"resource:{r.kind}" for r in text.resources if "<name>" in "".join(r.paths)]
+        out += [f"resource:{r.kind}" for r in definition_resources(text)]
     out += [f"path:{p}" for p in paths]
     out += [f"json:{p}" for p in paths if p.endswith((".json", ".jsonc"))]
     out += [f"pair:{p.index}" for p in text.pairs]
     out += [f"command:{c.command}" for c in text.commands]
     out += [f"route:{r.skill}" for r in text.routes]
     return list(dict.fromkeys(out))
+
+
+def definition_resources(text: SkillText) -> list[Resource]:
+    """Resources with a named JSON/JSONC definition file (`<folder>/<name>.jsonc`): the kinds
+    a trigger-less skill is asked to create, checked as definitions (valid JSON, the kind's
+    config check, the `"name"`); a named source file is left to the task reader."""
+    return [
+        r
+        for r in text.resources
+        if any("<name>" in p and p.endswith((".json", ".jsonc")) for p in r.paths)
+    ]
 
 
 #: Elements a prompt's checks verify as a whole (the skill answered that prompt).
@@ -244,8 +256,7 @@ class _Builder:
         for index, practice in enumerate(self.practices):
             self.practice(practice, 10 + index)
         if not (self.text.triggers or self.tasks or self.practices):
-            named = [r for r in self.text.resources if "<name>" in "".join(r.paths)]
-            for index, resource in enumerate(named):
+            for index, resource in enumerate(definition_resources(self.text)):
                 self.resource(resource, 10 + index)
         self.adversarial()
         for index, route in enumerate(self.text.routes):
