@@ -2,7 +2,8 @@
 with a braced placeholder, gets a prompt asking for one such file; a WRONG → CORRECT table
 under a heading that names its subject gets an adversarial prompt for that subject (one per
 such table), with pairs whose correct forms differ first, each check written once, and no
-check rejecting a wrong form that the runner's case-blind match finds in the correct one."""
+check rejecting a wrong form that the runner's case-blind match finds in the correct one; a
+file the skill checks for before acting is in each such prompt's starter `project/`."""
 
 from __future__ import annotations
 
@@ -22,6 +23,14 @@ description: The records tool is used for everything about records and bots.
 ---
 
 # Records
+
+1. Check if `app/config.jsonc` exists in the current directory
+
+**config.jsonc example:**
+```jsonc
+{ "name": "My App" // required
+}
+```
 
 ## Record schema
 
@@ -153,3 +162,20 @@ def test_a_correct_form_does_not_require_the_skills_variable_names() -> None:
     assert code_pattern("room.subscribe(cb)", local) == r"\.subscribe\("
     # ... and an API's namespace is kept
     assert code_pattern("functions.invoke('x', data)", local) == r"functions\.invoke\("
+
+
+def test_a_file_the_skill_checks_for_first_is_in_the_starter(tmp_path: Path) -> None:
+    project = _project(tmp_path, "records", _NAMING)
+    plan = plan_base44(project, "records", None)
+    record = next(b for b in plan.behaviors if b.case == "new_record")
+    # the prompt speaks of an existing project: it holds the file, as the skill shows it
+    assert record.facts["starter"] == {"app/config.jsonc": '{ "name": "My App" // required\n}\n'}
+    other = _project(
+        tmp_path / "sdk",
+        "sdk",
+        _TABLE.replace("# SDK", "# SDK\n\nCheck whether `app/config.jsonc` exists."),
+    )
+    adversarial = next(
+        b for b in plan_base44(other, "sdk", None).behaviors if b.facts["kind"] == "adversarial"
+    )
+    assert adversarial.facts["starter"] == {"app/config.jsonc": "{}\n"}

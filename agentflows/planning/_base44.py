@@ -143,6 +143,10 @@ def elements(
     return list(dict.fromkeys(out))
 
 
+#: Prompt kinds that ask for work in an existing project ("In this Base44 project, ...").
+_IN_PROJECT = frozenset({"resource", "code", "adversarial", "command"})
+
+
 def definition_resources(text: SkillText) -> list[Resource]:
     """Resources with a named JSON/JSONC definition file (`<folder>/<name>.jsonc`): the kinds
     a trigger-less skill is asked to create, checked as definitions (valid JSON, the kind's
@@ -276,6 +280,9 @@ class _Builder:
         priority: int,
     ) -> None:
         name = self.text.name
+        if self.text.presumed and facts.get("kind") in _IN_PROJECT and "starter" not in facts:
+            # the prompt speaks of an existing project: the files the skill checks for first
+            facts = facts | {"starter": dict(self.text.presumed)}
         taken = {b.case for b in self.out}
         base, n = case, 2
         while case in taken:

@@ -18,17 +18,21 @@ Read from the skill's description and markdown body (nothing is executed):
 - **paths**: every code span or code-block header comment that is a relative file path
   (`src/api/base44Client.js`); JSON and JSONC ones get `valid-json` checks;
 - **routes**: sentences that send a task to another skill ("use the **base44-sdk** skill");
-- **entities**: entity names in SDK calls of the examples (`entities.Todo.filter`).
+- **entities**: entity names in SDK calls of the examples (`entities.Todo.filter`);
+- **presumed files**: files a step checks for before acting ("Check if
+  \\`base44/config.jsonc\\` exists"), with the example the body gives of each.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.definitions import AgentSkill, Project, body_on_disk
 from evalcore.lexicon.en.skill_guides import CASE_STYLE, ROUTE, USE_WHEN
+from evalcore.lexicon.en.skill_presumed_files import CHECK_EXISTS as _CHECK_EXISTS
 from evalcore.lexicon.notation.base44_sdk import ENTITY as _ENTITY
 from evalcore.lexicon.notation.file_names import APP_FILE_EXT as _FILE_EXT
 from evalcore.lexicon.notation.file_names import RELATIVE_PATH as _PATH
@@ -98,6 +102,10 @@ class SkillText:
     entities: tuple[str, ...]
     blocks: tuple[tuple[str, str], ...] = ()
     """Fenced code blocks as (header comment path or "", text)."""
+    presumed: tuple[tuple[str, str], ...] = ()
+    """Files the skill checks for before it acts ("Check if `base44/config.jsonc` exists"),
+    each with the example of it the body gives (path, text): a prompt about work in an
+    existing project finds them in its starter `project/`."""
 
     @property
     def json_paths(self) -> tuple[str, ...]:
@@ -125,6 +133,7 @@ def read_skill(project: Project, skill: AgentSkill, known_skills: set[str]) -> S
         routes=tuple(_routes(body, skill.name, known_skills)),
         entities=tuple(dict.fromkeys(_ENTITY.findall(body))),
         blocks=tuple(_blocks(body)),
+        presumed=tuple(_presumed(body)),
     )
 
 
@@ -288,6 +297,47 @@ def _paths(body: str) -> list[str]:
         if match and _PATH.match(match.group(1)):
             found.append(match.group(1))
     return list(dict.fromkeys(found))
+
+
+def _presumed(body: str) -> list[tuple[str, str]]:
+    """Files a step checks for (`CHECK_EXISTS`), each with its example: the fenced block right
+    after a line outside code that names the file (`**config.jsonc example:**`), kept where
+    the file allows comments or the block is plain JSON; else `{}` for a JSON file, "" else."""
+    found: dict[str, str] = {}
+    lines = body.splitlines()
+    for match in _CHECK_EXISTS.finditer(body):
+        path = match.group(1)
+        if _PATH.match(path) and path not in found:
+            found[path] = _example_of(path, lines)
+    return list(found.items())
+
+
+def _example_of(path: str, lines: list[str]) -> str:
+    name = path.rsplit("/", 1)[-1]
+    in_fence = False
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+            continue
+        if in_fence or name not in line:
+            continue
+        rest = [n for n in lines[index + 1 :] if n.strip()]
+        if not rest or not rest[0].lstrip().startswith("```"):
+            continue
+        start = lines.index(rest[0], index + 1) + 1
+        end = next((i for i in range(start, len(lines)) if lines[i].lstrip().startswith("```")), 0)
+        block = "\n".join(lines[start:end]) + "\n" if end else ""
+        if block and (path.endswith(".jsonc") or _plain_json(block)):
+            return block
+    return "{}\n" if path.endswith((".json", ".jsonc")) else ""
+
+
+def _plain_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _blocks(body: str) -> list[tuple[str, str]]:
