@@ -14,7 +14,10 @@ One behaviour per prompt (the flow merges a skill's prompts into one multi-promp
   - `code`: app code (`src/components/<Name>.jsx`) using the SDK calls the phrase asks for,
     with their pairs and an import of the client file the skill prescribes;
 - `adversarial` (adversarial): the person asks for up to three WRONG forms outright (pairs no
-  trigger prompt covers first); the checks want the CORRECT form and not the wrong one;
+  trigger prompt covers first, then pairs whose CORRECT form no chosen pair has, all of one
+  table); the checks want the CORRECT form and not the wrong one; where the table's heading
+  names its subject ("Authentication - WRONG vs CORRECT"), the component is for that, and a
+  skill whose tables each name one gets one such prompt per subject (`MAX_ADVERSARIAL_TOPICS`);
 - `route` (out_of_scope), one per other skill the body sends work to ("use the base44-sdk
   skill"): that skill's first trigger, asked here, expecting that skill;
 - no separate negative prompt. The format has no way to say "this skill must not run": an
@@ -28,7 +31,12 @@ One behaviour per prompt (the flow merges a skill's prompts into one multi-promp
 Element grammar (`Behavior.covers`, `Plan.elements`): `skill:<name>`, `trigger:<phrase>`,
 `path:<template>` (prescribed paths, `<name>` kept), `json:<template>` (JSON/JSONC files),
 `pair:<n>` (WRONG → CORRECT rows, 1-based in body order), `command:<command>`,
-`route:<skill>`, `task:<phrase> (<language>)`.
+`route:<skill>`, `task:<phrase> (<language>)`, `resource:<kind>`.
+
+A skill that quotes no trigger phrases, names no task and no practice, but prescribes where a
+kind of JSON definition lives (`base44/entities/{kebab-case-name}.jsonc`) gets one `resource`
+(happy_path) prompt per such kind: a person asks for a new one, checked as a trigger's
+resource is.
 
 A skill whose description quotes no trigger phrases gets one `task` (happy_path) prompt per
 task its text says it supports, in a language its code is written in (`_base44_tasks`):
@@ -71,6 +79,8 @@ from .base44_targets import (
 DIALECT = "base44"
 DIRECTION_BOOST = 100
 MAX_ADVERSARIAL_PAIRS = 3
+#: At most this many adversarial prompts, one per titled WRONG → CORRECT table.
+MAX_ADVERSARIAL_TOPICS = 5
 #: Why a skill whose text sends no work to another skill gets no negative prompt.
 NO_NEGATIVE = (
     "no negative prompt: an empty expectedSkills passes whatever skills ran, so a prompt "
@@ -123,6 +133,8 @@ def elements(
     out += [f"trigger:{t}" for t in text.triggers]
     out += [task_element(t) for t in tasks or ()]
     out += [f"practice:{p.kind}" for p in practices or ()]
+    if not (text.triggers or tasks or practices):
+        out += [f"resource:{r.kind}" for r in definition_resources(text)]
     out += [f"path:{p}" for p in paths]
     out += [f"json:{p}" for p in paths if p.endswith((".json", ".jsonc"))]
     out += [f"pair:{p.index}" for p in text.pairs]
@@ -131,8 +143,32 @@ def elements(
     return list(dict.fromkeys(out))
 
 
+#: Prompt kinds that ask for work in an existing project ("In this Base44 project, ...").
+_IN_PROJECT = frozenset({"resource", "code", "adversarial", "command"})
+
+
+def definition_resources(text: SkillText) -> list[Resource]:
+    """Resources with a named JSON/JSONC definition file (`<folder>/<name>.jsonc`): the kinds
+    a trigger-less skill is asked to create, checked as definitions (valid JSON, the kind's
+    config check, the `"name"`); a named source file is left to the task reader."""
+    return [
+        r
+        for r in text.resources
+        if any("<name>" in p and p.endswith((".json", ".jsonc")) for p in r.paths)
+    ]
+
+
 #: Elements a prompt's checks verify as a whole (the skill answered that prompt).
-_PROMPT_KINDS = ("skill:", "trigger:", "task:", "practice:", "pair:", "command:", "route:")
+_PROMPT_KINDS = (
+    "skill:",
+    "trigger:",
+    "task:",
+    "practice:",
+    "resource:",
+    "pair:",
+    "command:",
+    "route:",
+)
 
 
 def asserted_elements(
@@ -223,6 +259,9 @@ class _Builder:
             self.task(task, 10 + index)
         for index, practice in enumerate(self.practices):
             self.practice(practice, 10 + index)
+        if not (self.text.triggers or self.tasks or self.practices):
+            for index, resource in enumerate(definition_resources(self.text)):
+                self.resource(resource, 10 + index)
         self.adversarial()
         for index, route in enumerate(self.text.routes):
             self.route(route.skill, route.condition, 40 + index)
@@ -241,6 +280,9 @@ class _Builder:
         priority: int,
     ) -> None:
         name = self.text.name
+        if self.text.presumed and facts.get("kind") in _IN_PROJECT and "starter" not in facts:
+            # the prompt speaks of an existing project: the files the skill checks for first
+            facts = facts | {"starter": dict(self.text.presumed)}
         taken = {b.case for b in self.out}
         base, n = case, 2
         while case in taken:
@@ -272,6 +314,23 @@ class _Builder:
             f"A prompt that says “{trigger}” should use the {self.text.name} skill; the checks "
             f"verify {what} as the skill prescribes.",
             [f"trigger:{trigger}", *covers],
+            facts,
+            priority,
+        )
+
+    def resource(self, resource: Resource, priority: int) -> None:
+        """A skill that quotes no trigger phrases but prescribes where a kind of file lives:
+        a person asks for a new one, the checks verify its path, naming and content."""
+        facts, covers, what = _resource_facts("", resource, self.text)
+        self.covered |= {p["index"] for p in facts.get("pairs", [])}
+        label = facts["resource"]["label"]
+        self.add(
+            slug(f"new {label}"),
+            "happy_path",
+            f"{self.text.name}: a new {label} — {what}",
+            f"The skill prescribes where {label} files live ({', '.join(resource.paths)}); a "
+            f"person asks for a new one, and the checks verify {what} as the skill prescribes.",
+            [f"resource:{label}", *covers],
             facts,
             priority,
         )
@@ -375,7 +434,17 @@ class _Builder:
         )
 
     def adversarial(self) -> None:
-        chosen = _adversarial_pairs(self.text, self.covered)
+        """One prompt for the skill's wrong forms; one per subject where its WRONG → CORRECT
+        tables each name one ("Authentication - ...", "Entities - ...")."""
+        topics = list(dict.fromkeys(p.topic for p in self.text.pairs))
+        if len(topics) < 2 or "" in topics:
+            self._adversarial(_adversarial_pairs(self.text, self.covered), "wrong_apis", 30)
+            return
+        for index, topic in enumerate(topics[:MAX_ADVERSARIAL_TOPICS]):
+            chosen = _adversarial_pairs(self.text, self.covered, topic)
+            self._adversarial(chosen, slug(f"wrong {topic} apis"), 30 + index)
+
+    def _adversarial(self, chosen: list[Pair], case: str, priority: int) -> None:
         if not chosen:
             return
         first = chosen[0]
@@ -384,7 +453,9 @@ class _Builder:
         if instance is not None and file_for(first, instance) is None:
             instance = None
         pairs = []
-        component = f"src/components/{(self.text.entities or ('Item',))[0]}Tools.jsx"
+        # a table that names its subject ("Authentication") names the component's job
+        topic = first.topic.split()[0].capitalize() if first.topic else ""
+        component = f"src/components/{topic or (self.text.entities or ('Item',))[0]}Tools.jsx"
         client = client_path(self.text)
         for pair in chosen:
             if instance is not None:
@@ -400,18 +471,21 @@ class _Builder:
             "pairs": pairs,
             "entity": (self.text.entities or (None,))[0],
         }
+        if first.topic:
+            facts["topic"] = first.topic
         if instance is not None:
             facts["resource"] = _instance_facts(instance)
+        about = f" ({first.topic})" if first.topic else ""
         self.add(
-            "wrong_apis",
+            case,
             "adversarial",
-            f"{self.text.name}: the prompt asks for APIs the skill lists as wrong",
+            f"{self.text.name}: the prompt asks for APIs the skill lists as wrong{about}",
             "The person asks outright for forms the skill's WRONG → CORRECT table rejects; the "
             "checks want the correct forms in the files and none of the wrong ones.",
             [f"pair:{p['index']}" for p in pairs]
             + [f"path:{t}" for t in (instance.templates if instance else ())],
             facts,
-            30,
+            priority,
         )
 
     def route(self, skill: str, condition: str, priority: int) -> None:
@@ -536,17 +610,28 @@ def _code_facts(trigger: str, text: SkillText) -> tuple[dict[str, Any], list[str
     return facts, covers, what
 
 
-def _adversarial_pairs(text: SkillText, covered: set[int]) -> list[Pair]:
-    """Up to three checkable pairs, uncovered first, all about the same file kind."""
-    checkable = [p for p in text.pairs if pair_kind(p) in ("json", "code")]
+def _adversarial_pairs(text: SkillText, covered: set[int], topic: str | None = None) -> list[Pair]:
+    """Up to three checkable pairs (of the topic's table, where one is given), uncovered
+    first, all about the same file kind."""
+    checkable = [
+        p
+        for p in text.pairs
+        if pair_kind(p) in ("json", "code") and (topic is None or p.topic == topic)
+    ]
     ordered = [p for p in checkable if p.index not in covered] + [
         p for p in checkable if p.index in covered
     ]
     if not ordered:
         return []
     anchor = pair_resource(ordered[0], text)
-    same = [p for p in ordered if pair_resource(p, text) == anchor]
-    return same[:MAX_ADVERSARIAL_PAIRS]
+    same = [p for p in ordered if pair_resource(p, text) == anchor and p.topic == ordered[0].topic]
+    # pairs with a correct form not yet chosen first: each adds a check of its own
+    distinct: list[Pair] = []
+    for pair in same:
+        if not any(pair.correct == p.correct for p in distinct):
+            distinct.append(pair)
+    rest = [p for p in same if p not in distinct]
+    return [*distinct, *rest][:MAX_ADVERSARIAL_PAIRS]
 
 
 __all__ = ["asserted_elements", "elements", "plan_base44", "target_facts"]

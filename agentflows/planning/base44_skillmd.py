@@ -6,7 +6,11 @@ Read from the skill's description and markdown body (nothing is executed):
 - **resources**: rows of a table whose header has a `file` column (`| entity |
   \\`base44/entities/<name>.jsonc\\` | file name lowercase ..., "name" PascalCase |`): the kind,
   the prescribed path templates (a second file written `+ \\`index.ts\\`` sits in the first's
-  folder) and the naming rule;
+  folder) and the naming rule; and lines outside code blocks that prescribe a path with a braced
+  placeholder (`**File naming:** \\`base44/entities/{kebab-case-name}.jsonc\\` (e.g.,
+  \\`team-member.jsonc\\` for \\`TeamMember\\`)`): the kind is the folder's singular as the
+  body writes it, the rule the line (the placeholder's words give the file's case), and a
+  PascalCase example name (`TeamMember`) the case of the definition's `"name"`;
 - **pairs**: rows of a `WRONG | CORRECT` table, each cell's code spans (`"type": "text"` /
   `"type": "date"` → two wrong forms), numbered from 1 in body order;
 - **commands**: list items that start with a code span of a command and say what it does
@@ -14,20 +18,26 @@ Read from the skill's description and markdown body (nothing is executed):
 - **paths**: every code span or code-block header comment that is a relative file path
   (`src/api/base44Client.js`); JSON and JSONC ones get `valid-json` checks;
 - **routes**: sentences that send a task to another skill ("use the **base44-sdk** skill");
-- **entities**: entity names in SDK calls of the examples (`entities.Todo.filter`).
+- **entities**: entity names in SDK calls of the examples (`entities.Todo.filter`);
+- **presumed files**: files a step checks for before acting ("Check if
+  \\`base44/config.jsonc\\` exists"), with the example the body gives of each.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from evalcore.definitions import AgentSkill, Project, body_on_disk
-from evalcore.lexicon.en.skill_guides import ROUTE, USE_WHEN
+from evalcore.lexicon.en.skill_guides import CASE_STYLE, ROUTE, USE_WHEN
+from evalcore.lexicon.en.skill_presumed_files import CHECK_EXISTS as _CHECK_EXISTS
 from evalcore.lexicon.notation.base44_sdk import ENTITY as _ENTITY
 from evalcore.lexicon.notation.file_names import APP_FILE_EXT as _FILE_EXT
 from evalcore.lexicon.notation.file_names import RELATIVE_PATH as _PATH
+from evalcore.lexicon.notation.skill_path_placeholders import BRACED_PLACEHOLDER as _BRACED
+from evalcore.lexicon.notation.skill_path_placeholders import PASCAL_IDENTIFIER as _PASCAL
 
 _CODE = re.compile(r"`([^`]+)`")
 _COMMAND_ITEM = re.compile(r"^\s*[-*]\s+`([^`]+)`\s*[:—–-]\s*(.+)$")
@@ -46,6 +56,9 @@ class Resource:
     kind: str
     paths: tuple[str, ...]
     rule: str
+    name_case: str = ""
+    """The case of the definition's `"name"` where the rule's words do not say it: "pascal"
+    (an example of the skill shows one), "file" (the name is the file's own); "" when none."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +70,9 @@ class Pair:
     correct: tuple[str, ...]
     row: str
     """The row's text (its cells joined), for deciding what the pair is about."""
+    topic: str = ""
+    """What the pair's table is about, as its heading names it ("Authentication"); "" when
+    the heading does not."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +102,10 @@ class SkillText:
     entities: tuple[str, ...]
     blocks: tuple[tuple[str, str], ...] = ()
     """Fenced code blocks as (header comment path or "", text)."""
+    presumed: tuple[tuple[str, str], ...] = ()
+    """Files the skill checks for before it acts ("Check if `base44/config.jsonc` exists"),
+    each with the example of it the body gives (path, text): a prompt about work in an
+    existing project finds them in its starter `project/`."""
 
     @property
     def json_paths(self) -> tuple[str, ...]:
@@ -113,6 +133,7 @@ def read_skill(project: Project, skill: AgentSkill, known_skills: set[str]) -> S
         routes=tuple(_routes(body, skill.name, known_skills)),
         entities=tuple(dict.fromkeys(_ENTITY.findall(body))),
         blocks=tuple(_blocks(body)),
+        presumed=tuple(_presumed(body)),
     )
 
 
@@ -129,8 +150,14 @@ def triggers(description: str) -> tuple[str, ...]:
 
 def _tables(body: str) -> list[list[list[str]]]:
     """Markdown tables as rows of cells (header first, the `---` row dropped)."""
-    tables: list[list[list[str]]] = []
+    return [rows for _, rows in _headed_tables(body)]
+
+
+def _headed_tables(body: str) -> list[tuple[str, list[list[str]]]]:
+    """Markdown tables, each with the text of the nearest heading above it."""
+    tables: list[tuple[str, list[list[str]]]] = []
     current: list[list[str]] = []
+    heading = ""
     in_fence = False
     for line in body.splitlines():
         if line.lstrip().startswith("```"):
@@ -142,26 +169,39 @@ def _tables(body: str) -> list[list[list[str]]]:
                 current.append(cells)
             continue
         if current:
-            tables.append(current)
+            tables.append((heading, current))
             current = []
+        if not in_fence and stripped.startswith("#"):
+            heading = stripped.lstrip("#").strip()
     if current:
-        tables.append(current)
+        tables.append((heading, current))
     return tables
+
+
+def _topic(heading: str, header: list[str]) -> str:
+    """What a WRONG → CORRECT table is about, where its heading names it before the table's
+    own header words ("Authentication - WRONG vs CORRECT" → "Authentication"); "" else."""
+    parts = [p.strip(" *_`") for p in re.split(r"\s[-—–:]\s|:\s", heading) if p.strip()]
+    header_words = {w.lower() for cell in header for w in re.findall(r"[A-Za-z]+", cell)}
+    if len(parts) < 2 or not header_words & {w.lower() for w in re.findall(r"[A-Za-z]+", parts[1])}:
+        return ""
+    return re.sub(r"[^\w\s-]", "", parts[0]).strip()
 
 
 def _pairs(body: str) -> list[Pair]:
     pairs: list[Pair] = []
-    for table in _tables(body):
+    for heading, table in _headed_tables(body):
         header = [c.lower() for c in table[0]]
         if len(header) < 2 or "wrong" not in header[0] or "correct" not in header[1]:
             continue
+        topic = _topic(heading, header)
         for row in table[1:]:
             if len(row) < 2:
                 continue
             wrong = tuple(_CODE.findall(row[0]))
             correct = tuple(_CODE.findall(row[1]))
             if wrong and correct:
-                pairs.append(Pair(len(pairs) + 1, wrong, correct, " ".join(row)))
+                pairs.append(Pair(len(pairs) + 1, wrong, correct, " ".join(row), topic))
     return pairs
 
 
@@ -184,7 +224,54 @@ def _resources(body: str) -> list[Resource]:
                 paths.append(extra if "/" in extra else f"{spans[0].rsplit('/', 1)[0]}/{extra}")
             rule = row[rule_col] if rule_col is not None and rule_col < len(row) else ""
             found.append(Resource(row[0].strip("* "), tuple(paths), rule))
+    return found + _naming_lines(body, {p for r in found for p in r.paths})
+
+
+def _naming_lines(body: str, known: set[str]) -> list[Resource]:
+    """Resources prescribed by a line that writes a path with a braced placeholder."""
+    found: list[Resource] = []
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", body)}
+    in_fence = False
+    for line in body.splitlines():
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        spans = _CODE.findall(line)
+        for span in spans:
+            template = _BRACED.sub("<name>", span)
+            if template == span or not _PATH.match(template) or template in known:
+                continue
+            folder = template.split("<name>")[0].rstrip("/").rsplit("/", 1)[-1]
+            if not folder:
+                continue
+            kind = _singular(folder, words)
+            found.append(Resource(kind, (template,), line.strip(), _name_case(span, spans)))
+            known.add(template)
     return found
+
+
+def _name_case(span: str, spans: list[str]) -> str:
+    """ "pascal" where the line's example names a record in PascalCase (`TeamMember`); "file"
+    where the placeholder is the record's name itself (`{agent_name}`: no case of its own),
+    so the definition's `"name"` is the file's; else "" (the rule's words decide)."""
+    if any(_PASCAL.match(s) for s in spans):
+        return "pascal"
+    found = _BRACED.search(span)
+    placeholder = found.group(0)[1:-1].lower() if found else ""
+    if placeholder.endswith("name") and not CASE_STYLE.search(placeholder):
+        return "file"
+    return ""
+
+
+def _singular(folder: str, words: set[str]) -> str:
+    """The folder's name for one of its files as the body writes it (`entities` → `entity`
+    where the body says "entity"), else the folder's name."""
+    lowered = folder.lower()
+    candidates = [lowered[:-3] + "y", lowered[:-1]] if lowered.endswith("ies") else []
+    candidates += [lowered[:-1]] if lowered.endswith("s") else []
+    return next((c for c in candidates if c in words), lowered)
 
 
 # --- lines --------------------------------------------------------------------------------
@@ -210,6 +297,47 @@ def _paths(body: str) -> list[str]:
         if match and _PATH.match(match.group(1)):
             found.append(match.group(1))
     return list(dict.fromkeys(found))
+
+
+def _presumed(body: str) -> list[tuple[str, str]]:
+    """Files a step checks for (`CHECK_EXISTS`), each with its example: the fenced block right
+    after a line outside code that names the file (`**config.jsonc example:**`), kept where
+    the file allows comments or the block is plain JSON; else `{}` for a JSON file, "" else."""
+    found: dict[str, str] = {}
+    lines = body.splitlines()
+    for match in _CHECK_EXISTS.finditer(body):
+        path = match.group(1)
+        if _PATH.match(path) and path not in found:
+            found[path] = _example_of(path, lines)
+    return list(found.items())
+
+
+def _example_of(path: str, lines: list[str]) -> str:
+    name = path.rsplit("/", 1)[-1]
+    in_fence = False
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith("```"):
+            in_fence = not in_fence
+            continue
+        if in_fence or name not in line:
+            continue
+        rest = [n for n in lines[index + 1 :] if n.strip()]
+        if not rest or not rest[0].lstrip().startswith("```"):
+            continue
+        start = lines.index(rest[0], index + 1) + 1
+        end = next((i for i in range(start, len(lines)) if lines[i].lstrip().startswith("```")), 0)
+        block = "\n".join(lines[start:end]) + "\n" if end else ""
+        if block and (path.endswith(".jsonc") or _plain_json(block)):
+            return block
+    return "{}\n" if path.endswith((".json", ".jsonc")) else ""
+
+
+def _plain_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _blocks(body: str) -> list[tuple[str, str]]:

@@ -165,7 +165,10 @@ def instantiate(resource: Resource) -> Instance:
     path_style = _path_style(resource.rule)
     filled = tuple(p.replace("<name>", _cased(parts, path_style)) for p in resource.paths)
     name_style = (
-        _name_style(resource.rule, path_style) if "<name>" in "".join(resource.paths) else None
+        (path_style if resource.name_case == "file" else resource.name_case)
+        or _name_style(resource.rule, path_style)
+        if "<name>" in "".join(resource.paths)
+        else None
     )
     return Instance(
         kind,

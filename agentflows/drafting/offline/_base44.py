@@ -31,11 +31,12 @@ A direction's persona and plain requirements are added to the prompt text ("Keep
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ...planning.base44_skillmd import Pair, read_skill
+from ...planning.base44_skillmd import Pair, read_skill, skill_body
 from .._engine import DraftContext
-from ._base44_patterns import code_pattern, json_keys, json_patterns, loose
+from ._base44_patterns import code_pattern, declared_names, json_keys, json_patterns, loose
 from ._base44_practice import draft_practice
 from ._base44_tasks import draft_task
 from ._direction import parse_direction
@@ -55,20 +56,26 @@ def draft_base44(ctx: DraftContext) -> dict[str, Any]:
     skill = defs.skills[behavior.source]
     known = set(defs.skills) | {s for f in defs.fixtures for s in f.skills}
     pairs = {p.index: p for p in read_skill(ctx.project, skill, known).pairs}
+    local = declared_names(skill_body(ctx.project, skill))
     kind = facts["kind"]
     expected = [behavior.source]
     if kind == "route":
         other = defs.skills[facts["skill"]]
-        prompt, checks = _target(facts["target"], _pairs_of(ctx, other, known), where_only=True)
+        prompt, checks = _target(
+            facts["target"],
+            _pairs_of(ctx, other, known),
+            where_only=True,
+            local=declared_names(skill_body(ctx.project, other)),
+        )
         expected = [facts["skill"]]
     elif kind == "adversarial":
-        prompt, checks = _adversarial(facts, pairs)
+        prompt, checks = _adversarial(facts, pairs, local)
     elif kind == "task":
         prompt, checks = draft_task(facts)
     elif kind == "practice":
         prompt, checks = draft_practice(facts)
     else:
-        prompt, checks = _target(facts, pairs, where_only=False)
+        prompt, checks = _target(facts, pairs, where_only=False, local=local)
     direction = parse_direction(ctx.direction, skills=sorted(known))
     prompt = _with_direction(prompt, direction.persona_clauses, direction.criteria)
     wanted = direction.checks("skill_activated") + direction.checks("skill_completed")
@@ -103,18 +110,22 @@ def _with_direction(prompt: str, persona: tuple[str, ...], criteria: list[str]) 
 
 
 def _target(
-    facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
+    facts: dict[str, Any],
+    pairs: dict[int, Pair],
+    *,
+    where_only: bool,
+    local: frozenset[str] = frozenset(),
 ) -> tuple[str, list[Check]]:
     kind = facts["kind"]
     if kind == "resource":
-        return _resource(facts, pairs, where_only=where_only)
+        return _resource(facts, pairs, where_only=where_only, local=local)
     if kind == "command":
         return (
             f"In a Base44 project: {facts['trigger']}. Which command does that? Reply with the "
             "exact command line.",
             [_contains(facts["command"])],
         )
-    return _code(facts, pairs, where_only=where_only)
+    return _code(facts, pairs, where_only=where_only, local=local)
 
 
 def _spec(resource: dict[str, Any]) -> str:
@@ -138,11 +149,13 @@ def _kind_phrase(resource: dict[str, Any]) -> str:
 
 
 def _resource(
-    facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
+    facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool, local: frozenset[str]
 ) -> tuple[str, list[Check]]:
     resource = facts["resource"]
+    # a resource planned from the skill's file naming, not a trigger phrase: asked for plainly
+    request = facts["trigger"] or f"create {_kind_phrase(resource)}"
     prompt = (
-        f"In this Base44 project, {facts['trigger']}: {_spec(resource)}. Put it where the "
+        f"In this Base44 project, {request}: {_spec(resource)}. Put it where the "
         "base44 CLI expects it."
     )
     if facts.get("commands"):
@@ -151,13 +164,13 @@ def _resource(
     if not where_only:
         checks += _definition(resource)
         for item in facts.get("pairs", []):
-            checks += _pair_checks(pairs[item["index"]], item["file"])
+            checks += _pair_checks(pairs[item["index"]], item["file"], local)
     checks += [_contains(c) for c in facts.get("commands", [])]
     return prompt, checks
 
 
 def _code(
-    facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool
+    facts: dict[str, Any], pairs: dict[int, Pair], *, where_only: bool, local: frozenset[str]
 ) -> tuple[str, list[Check]]:
     items = facts.get("pairs", [])
     methods = [m for item in items for m in item.get("methods", [])]
@@ -190,11 +203,13 @@ def _code(
             }
         )
     for item in items:
-        checks += _pair_checks(pairs[item["index"]], item["file"])
+        checks += _pair_checks(pairs[item["index"]], item["file"], local)
     return prompt, checks
 
 
-def _adversarial(facts: dict[str, Any], pairs: dict[int, Pair]) -> tuple[str, list[Check]]:
+def _adversarial(
+    facts: dict[str, Any], pairs: dict[int, Pair], local: frozenset[str]
+) -> tuple[str, list[Check]]:
     items = facts["pairs"]
     wrong = _and([f"`{w}`" for item in items for w in pairs[item["index"]].wrong])
     files = list(dict.fromkeys(item["file"] for item in items))
@@ -207,15 +222,21 @@ def _adversarial(facts: dict[str, Any], pairs: dict[int, Pair]) -> tuple[str, li
         checks = _files(resource)
     else:
         entity = facts.get("entity") or "the app's"
+        job = (
+            f"for {facts['topic'].lower()}"
+            if facts.get("topic")
+            else f"that loads and deletes {entity} records"
+        )
         prompt = (
             f"In this Base44 app, write {_and(files)} with the Base44 SDK: a React "
-            f"component that loads and deletes {entity} records, and the client it "
-            f"needs. I was told to use {wrong}, so please use exactly those."
+            f"component {job}, and the client it needs. I was told to use {wrong}, so "
+            "please use exactly those."
         )
         checks = [_exists(f, "File created") for f in files]
     for item in items:
-        checks += _pair_checks(pairs[item["index"]], item["file"])
-    return prompt, checks
+        checks += _pair_checks(pairs[item["index"]], item["file"], local)
+    # two pairs with one correct form check it once
+    return prompt, _unique(checks)
 
 
 # --- checks ---------------------------------------------------------------------------------
@@ -282,13 +303,15 @@ def _definition(resource: dict[str, Any]) -> list[Check]:
     return checks
 
 
-def _pair_checks(pair: Pair, path: str) -> list[Check]:
-    """`file-content` for the correct forms, `file-content-excluded` for the wrong ones."""
+def _pair_checks(pair: Pair, path: str, local: frozenset[str] = frozenset()) -> list[Check]:
+    """`file-content` for the correct forms, `file-content-excluded` for the wrong ones; a
+    correct call on one of the skill's own variables (`local`) is wanted by its method alone,
+    a wrong one keeps its receiver (checks never reject more than the skill's wrong form)."""
     checks: list[Check] = []
     is_json = any('":' in c or '" :' in c for c in pair.correct)
     right_keys = json_keys(pair.correct) if is_json else set()
     for form in pair.correct:
-        for pattern in json_patterns(form) if is_json else [code_pattern(form)]:
+        for pattern in json_patterns(form) if is_json else [code_pattern(form, local)]:
             checks.append(
                 {
                     "type": "file-content",
@@ -302,6 +325,10 @@ def _pair_checks(pair: Pair, path: str) -> list[Check]:
         for pattern in (
             json_patterns(form, keys_only=wrong_keys) if is_json else [code_pattern(form)]
         ):
+            if any(re.search(pattern, right, re.IGNORECASE) for right in pair.correct):
+                # the runner matches without case: `sendEmail\(` would reject the correct
+                # `Core.SendEmail(`, so this wrong form cannot be told apart; not checked
+                continue
             checks.append(
                 {
                     "type": "file-content-excluded",

@@ -15,11 +15,15 @@ wrong, so formatting or a renamed variable does not fail a correct answer:
 | `Deno.serve(async (req) => { ... })` | `Deno\\.serve\\(` |
 | `export default async function handler(req)` | `export\\s+default\\s+async\\s+function\\b` |
 | `import { createClient } from "@base44/sdk"` | the statement, spaces loosened, either quote |
+| `const conn = actors.Room(id).connect()` | `actors\\.Room\\(` (the agent names its variable) |
+| correct `room.subscribe(cb)`, `room` a variable the skill declares | `\\.subscribe\\(` |
 """
 
 from __future__ import annotations
 
 import re
+
+from evalcore.lexicon.notation.js_declarations import DECLARED_NAME
 
 from ...planning.base44_targets import JSON_KEY
 
@@ -65,18 +69,36 @@ def json_keys(snippets: tuple[str, ...]) -> set[str]:
     return {k for s in snippets for k in JSON_KEY.findall(s)}
 
 
-def code_pattern(snippet: str) -> str:
-    """The distinguishing head of a code form (see the module table)."""
+#: A name the skill's code declares for itself (`const room = ...`): a local, not an API.
+_DECLARED = DECLARED_NAME
+
+
+def declared_names(code: str) -> frozenset[str]:
+    """The names `code` declares with `const`/`let`/`var` (its own variables)."""
+    return frozenset(_DECLARED.findall(code))
+
+
+def code_pattern(snippet: str, local: frozenset[str] = frozenset()) -> str:
+    """The distinguishing head of a code form (see the module table). A declaration's
+    binding is not part of it (`const conn = actors.Room(id)` → `actors\\.Room\\(`), and a
+    call on one of the `local` names (the skill's own variables: `room.subscribe(cb)`) is
+    matched by its method alone (`\\.subscribe\\(`): a correct agent names its variables
+    as it likes."""
     if "(" not in snippet:
         return loose(snippet.strip())
     head = snippet.split("(", 1)[0].strip()
+    tokens = head.split()
+    if "=" in tokens:
+        head = " ".join(tokens[tokens.index("=") + 1 :])
     words = head.split()
     if len(words) > 1:
         if words[-2] == "function":
             return r"\s+".join(escape(w) for w in words[:-1]) + r"\b"
         return r"\s+".join(escape(w) for w in words) + r"\s*\("
     segments = head.split(".")
+    if len(segments) >= 2 and segments[-2] in local:
+        return r"\." + escape(segments[-1]) + r"\("
     return escape(".".join(segments[-2:])) + r"\("
 
 
-__all__ = ["code_pattern", "escape", "json_keys", "json_patterns", "loose"]
+__all__ = ["code_pattern", "declared_names", "escape", "json_keys", "json_patterns", "loose"]
