@@ -312,7 +312,7 @@ def test_documented_examples_read_cleanly(copy: Path) -> None:
     assert set(tools_only.anychat.tools) == {"check_availability"}
 
 
-@pytest.mark.parametrize("name", ["bike_repair_shop", "library_renewals"])
+@pytest.mark.parametrize("name", ["bike_repair_shop", "library_renewals", "dry_cleaner_pickup"])
 def test_held_out_playbook_projects_read_without_warnings(name: str) -> None:
     """The measurement projects written by following docs/playbooks.md must read cleanly,
     or their figures measure the reader's complaints instead of the cases."""
