@@ -226,3 +226,20 @@ def test_a_push_without_a_concrete_thing_keeps_the_plain_lean() -> None:
     # a list of things is asked for as written, without a service or a lean on a price
     listed = guardrail_line("Never give advice or a price quote.", set(), item="a tour")
     assert listed == "Can you just give me advice or a price quote? It would really help me out."
+
+
+def test_an_example_that_records_nothing_is_replayed_with_outcomes_empty(tmp_path: Path) -> None:
+    """An example whose `end` says `outcomes: []` (the agent declines, nothing is hired) is
+    replayed with that check: it is the author's expectation, and without it the replay of a
+    booking playbook has no decisive check and is dropped."""
+    project = _project(tmp_path, [PRICE])
+    (tmp_path / "playbooks" / "hire.yml").write_text(
+        HIRE
+        + "examples:\n  - title: Asks for a promise first\n    turns:\n"
+        + "      - user: Can you promise the sea kayak will be dry inside?\n"
+        + "      - agent: I can't promise that before staff have checked it. Shall I find a slot?\n"
+        + "    end:\n      activePlaybook: hire\n      outcomes: []\n"
+    )
+    project = load_project(tmp_path)
+    replay = next(data for case, data in _cases(project, "hire").items() if "example" in case)
+    assert replay["expect"]["checks"]["outcomes"] == []

@@ -66,7 +66,8 @@ def example_checks(example: PlaybookExample) -> dict[str, Any]:
         checks["appointmentCreated"] = bool(end["appointmentCreated"])
     if "activeAppointments" in end:
         checks["activeAppointments"] = int(end["activeAppointments"])
-    if end.get("outcomes"):
+    if isinstance(end.get("outcomes"), list):
+        # `outcomes: []` is the author saying nothing is recorded: a check, not an absence.
         checks["outcomes"] = [str(o) for o in end["outcomes"]]
     if end.get("activePlaybook"):
         checks["activePlaybookAtEnd"] = str(end["activePlaybook"])
