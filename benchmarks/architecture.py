@@ -19,7 +19,8 @@ Each count may only go down (`tests/test_architecture.py` holds the ceilings):
 - **English word tables**: module-level tables of lower-case words outside a lexicon package
   (`STOP = frozenset({"a", "an", "the"})`): a set, frozenset, tuple or list literal (wrapped in
   `frozenset(...)`/`set(...)`/`tuple(...)` or not, nested tuples flattened, `|` unions of
-  such), a dict's string keys (or its string values where its keys are not strings), or
+  such), a dict's string keys with its values' strings (a word map, words by number, words
+  by topic; a dict holding anything but constants and such tables is a structure), or
   `"a an the".split()` (also of a module-level string named by the call). It counts where
   three or more strings are all lower-case words or short phrases of letters (inner spaces,
   hyphens or apostrophes allowed, surrounding spaces ignored) and one has three letters or
@@ -271,10 +272,19 @@ def _table_strings(node: ast.AST, texts: dict[str, str]) -> list[str] | None:
         left, right = _table_strings(node.left, texts), _table_strings(node.right, texts)
         return None if left is None or right is None else left + right
     if isinstance(node, ast.Dict):
-        keys = [k for k in node.keys if k is not None]
-        if keys and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys):
-            return [k.value for k in keys]  # type: ignore[union-attr]
-        return _table_strings(ast.List(elts=list(node.values)), texts)
+        keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
+        found = [k for k in keys if isinstance(k, str)]
+        by_number = not found  # words by number: the values are the table
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                if by_number and isinstance(value.value, str):
+                    found.append(value.value)
+                continue
+            inner = None if isinstance(value, ast.Dict) else _table_strings(value, texts)
+            if inner is None:
+                return None  # a nested structure (a schema, rules), not a table of words
+            found.extend(inner)
+        return found
     if isinstance(node, (ast.Set, ast.Tuple, ast.List)):
         found: list[str] = []
         for element in node.elts:
