@@ -35,6 +35,7 @@ from evalcore.definitions.skill_model.cues import heard
 from evalcore.lexicon.en.field_words import MONEY, own_words
 from evalcore.lexicon.en.skill_requests import ASKS_ABOUT, ASKS_WHEN
 from evalcore.lexicon.en.skill_rules import NEVER_ACT
+from evalcore.lexicon.en.word_classes import WH_WORDS
 from evalcore.simulator import opening_line
 
 from ..drafting.offline import best_value, content_stems, match_values, value_words
@@ -72,11 +73,6 @@ def subject(skill: Skill) -> str:
     if colon and len(head.split()) <= 6:
         return " ".join(head.split())
     return skill.name or skill.id.replace("_", " ")
-
-
-_CLAUSE_OPENERS = frozenset(
-    {"where", "what", "when", "how", "why", "who", "which", "whether", "if"}
-)
 
 
 def request_phrase(skill: Skill) -> str:
@@ -119,7 +115,7 @@ _FINITE = frozenset(
 def _names_thing(phrase: str) -> bool:
     words = phrase.lower().replace(",", " ").split()
     first = words[0]
-    if first in _CLAUSE_OPENERS or first in _PRONOUNS or _FINITE & set(words):
+    if first in WH_WORDS or first in _PRONOUNS or _FINITE & set(words):
         return False
     return not first.endswith("ing")
 
@@ -570,7 +566,7 @@ def _about(skill: Skill) -> str:
     about = topic(skill).lower()
     first = about.split(" ", 1)[0]
     # "getting an expense into the system", "the executive's own calendar": no "my"
-    plain = first.endswith("ing") or first in ("the", "a", "an", "to", "my", *_CLAUSE_OPENERS)
+    plain = first.endswith("ing") or first in ("the", "a", "an", "to", "my", *WH_WORDS)
     whose = "" if plain else "my "
     return f"{whose}{about}"
 

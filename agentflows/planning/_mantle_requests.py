@@ -42,6 +42,7 @@ from evalcore.lexicon.en.skill_requests import (
     SUBJECT_VERB,
     WHO,
 )
+from evalcore.lexicon.en.word_classes import ARTICLES, WH_WORDS
 
 
 class Request(NamedTuple):
@@ -59,7 +60,6 @@ _WORDS = re.compile(r"[a-z0-9]+")
 #: "Activate when ...", not "Do NOT activate for ..." (a skill it is not for).
 _ACTIVATE = ACTIVATE
 _WHO = WHO
-_WH = ("what", "how", "when", "where", "which", "whether", "why", "who", "if")
 #: Words after which a first sentence's first word reads as an instruction ("Look up the
 #: status", "Connect the customer", "Post or announce").
 _OBJECT_HEADS = frozenset(
@@ -286,7 +286,7 @@ def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
         elif verb in ("asks", "ask") and lead == "for":
             what = _first_item(tail.partition(" ")[2])
             when.append(Request(f"want to ask for {_you(what)}", f"Hi, could I get {_me(what)}?"))
-        elif verb in ("asks", "ask") and lead in _WH:
+        elif verb in ("asks", "ask") and lead in WH_WORDS:
             what = _first_item(tail)
             when.append(
                 Request(f"want to know {_you(what)}", f"Hi, I'd like to know {_said(what)}.")
@@ -303,7 +303,6 @@ _SPEAKERS = frozenset(
     | {"employee", "employees", "person", "client", "clients", "they"}
 )
 _SAY_VERBS = frozenset(("says", "say", "types", "type", "writes", "write"))
-_ARTICLES = frozenset(("a", "an", "the"))
 _WANTS = frozenset(("want", "wants", "need", "needs", "ask", "asks"))
 
 
@@ -330,7 +329,7 @@ def _owned(item: str, whose: str) -> str:
     looks high")."""
     words = item.split()
     for at, word in enumerate(words):
-        if word.lower() in _ARTICLES:
+        if word.lower() in ARTICLES:
             return " ".join([*words[:at], whose, *words[at + 1 :]])
     return item
 
@@ -369,7 +368,7 @@ def _person_words(skill: Skill) -> list[Request]:
         if match["how"].lower() != "for":
             continue
         for item in _items(match["rest"]):
-            if item.split(" ", 1)[0].lower() in _WH and len(item.split()) >= 3:
+            if item.split(" ", 1)[0].lower() in WH_WORDS and len(item.split()) >= 3:
                 mine, yours = _owned(item, "my"), _owned(item, "your")
                 out.append(
                     Request(f"want to know {_you(yours)}", f"Hi, I'd like to know {_said(mine)}.")
@@ -414,7 +413,7 @@ def instruction_request(skill: Skill) -> Request | None:
     words = sentences[0].split()
     if len(words) < 3 or words[1].lower().strip(",") not in _OBJECT_HEADS:
         return None
-    if words[0].lower() in _WH:
+    if words[0].lower() in WH_WORDS:
         return None  # "Where an existing claim stands": a topic, not an instruction
     if INFLECTED.search(words[0].lower()):
         return None  # "Reporting a loss", "Books a table": a description, not an instruction
@@ -473,14 +472,14 @@ def _topic(skill: Skill) -> Request | None:
         return None
     clause = plain_words(clause[:1].lower() + clause[1:])
     words = clause.split()
-    if len(words) > 2 and words[0] in _WH and words[1] == "to":
+    if len(words) > 2 and words[0] in WH_WORDS and words[1] == "to":
         # "where to find or download a payslip by country" -> "Where can I find my payslip?"
         rest = plain_words(" ".join(words[2:]).split(" by ", 1)[0])
         return Request(
             f"want to know {words[0]} you can {_you(_owned(rest, 'your'))}",
             f"Hi, {words[0]} can I {_me(_owned(rest, 'my'))}?",
         )
-    if words[0] in _WH:
+    if words[0] in WH_WORDS:
         return Request(f"want to know {_you(clause)}", f"Hi, I'd like to know {_said(clause)}.")
     return Request(f"want help with {_you(clause)}", f"Hi, I need help with {_me(clause)}.")
 

@@ -38,6 +38,7 @@ from evalcore.lexicon.en.prose_instructions import YOU_VERB as _YOU_VERB
 from evalcore.lexicon.en.prose_instructions import YOUR as _YOUR
 from evalcore.lexicon.en.prose_instructions import YOURSELF as _YOURSELF
 from evalcore.lexicon.en.skill_prose import ASKS_FOR_THE, FREE_OR_NONE, QUOTED_EXAMPLE, STATES_THE
+from evalcore.lexicon.en.word_classes import ARTICLES, CONDITION_OPENERS
 from evalcore.lexicon.notation.prose_references import ANY_REFERENCE as _REF
 
 from ...planning.mantle_offers import paragraphs
@@ -51,12 +52,11 @@ _THIRD = {"read back": "reads back"}
 #: What an instruction says when it says nothing a judge can check out of its sentence:
 #: a bare pronoun, alone or under a condition ("say so if asked").
 _EMPTY = frozenset({"so", "it", "this", "that", "them"})
-_CONDITION_WORDS = frozenset({"if", "when", "once", "unless", "whenever"})
 
 
 def _says_nothing(rest: str) -> bool:
     words = rest.lower().split()
-    return bool(words) and words[0] in _EMPTY and (len(words) == 1 or words[1] in _CONDITION_WORDS)
+    return bool(words) and words[0] in _EMPTY and (len(words) == 1 or words[1] in CONDITION_OPENERS)
 
 
 #: Words of a rule that say which kind of path it matters on (stems, read as patterns: "no"
@@ -277,7 +277,6 @@ def _joint(joint: str) -> str:
 #: A clause that opens with a subject of its own, not an imperative ("they are on bar"):
 #: the subject, then a verb that agrees with it or a modal.
 _SUBJECTS = frozenset({"they", "he", "she", "it", "we", "there", "this", "that", "these"})
-_ARTICLES = frozenset({"the", "a", "an"})
 _SUBJECT_VERBS = frozenset(
     {"are", "is", "was", "were", "have", "has", "had", "do", "does", "did", "can", "cannot"}
     | {"can't", "will", "would", "should", "must", "may", "might", "need", "needs", "want"}
@@ -289,7 +288,7 @@ def _own_subject(clause: str) -> bool:
     words = clause.lower().split()
     if words[:1] and words[0] in _SUBJECTS:
         verb = words[1:2]
-    elif words[:1] and words[0] in _ARTICLES:
+    elif words[:1] and words[0] in ARTICLES:
         verb = words[2:3]
     else:
         return False
