@@ -1,0 +1,50 @@
+"""Words around a verb that calls a tool in skill prose ("look the permit up", "then verify
+them", "ask whether they want to book one"): where the verb's object ends, the pronouns
+that stand for it, the determiners before a noun that is no verb, and the verbs of the
+conversation itself, which never call a tool."""
+
+from __future__ import annotations
+
+from .. import words
+
+#: Pronouns that stand for a verb's object ("book it", "verify them", "book one").
+OBJECT_PRONOUNS = words(
+    "en.tool_verb_words.object_pronouns",
+    frozenset({"it", "one", "that", "them", "these", "this", "those"}),
+    members=("it", "them", "one"),
+    non_members=("they", "you", "the"),
+)
+
+#: Words that end a verb's object: prepositions, conjunctions, clause words.
+OBJECT_ENDS = words(
+    "en.tool_verb_words.object_ends",
+    frozenset({
+        "about", "after", "and", "are", "as", "at", "before", "but", "by", "for", "from", "if",
+        "in", "into", "is", "of", "on", "or", "so", "that", "then", "to", "unless", "when",
+        "whether", "which", "while", "who", "with",
+    }),
+    members=("for", "unless", "whether", "is"),
+    non_members=("the", "permit", "up"),
+)  # fmt: skip
+
+#: Determiners after which a word is a noun, not a verb ("the booking number", "their
+#: check"): "Ask whether they want to book one" is the user's wish, asked about.
+OBJECT_DETERMINERS = words(
+    "en.tool_verb_words.object_determiners",
+    frozenset({
+        "a", "an", "her", "his", "its", "my", "our", "the", "their", "your",
+    }),
+    members=("the", "their", "my"),
+    non_members=("it", "them", "this"),
+)  # fmt: skip
+
+#: The conversation's own verbs: what the agent says, never a tool it calls.
+CONVERSATION_VERBS = words(
+    "en.tool_verb_words.conversation_verbs",
+    frozenset({
+        "ask", "explain", "give", "greet", "help", "keep", "let", "make", "mention", "note",
+        "offer", "read", "repeat", "say", "set", "show", "tell", "thank", "try",
+    }),
+    members=("ask", "tell", "offer", "greet"),
+    non_members=("book", "verify", "check", "find"),
+)  # fmt: skip
