@@ -1,11 +1,11 @@
 """Stop-word lists: the words a reader drops before it compares or names by what is left.
 
-They are not one list, on purpose: each reader drops what carries nothing for its own
-comparison (a file name keeps "it"; a playbook overlap drops "help" and "person", which
-every playbook body says; a value search drops "customer", which every domain says), and
-what each drops decides what casegen writes. Each is named by its reader; a reader that
-means the same as another uses that one (`tests/test_lexicon.py` refuses two tables that
-hold the same words).
+They are not one list: each reader drops what carries nothing for its own comparison (a
+case's file name drops "it", a task's keeps it; a playbook overlap drops "help" and
+"person", which every playbook body says; a value search drops "customer", which every
+domain says), and what each drops decides what casegen writes. Each is named by its
+reader; a reader that means the same as another uses that one (`tests/test_lexicon.py`
+refuses two tables that hold the same words).
 """
 
 from __future__ import annotations
