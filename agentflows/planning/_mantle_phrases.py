@@ -32,6 +32,11 @@ from evalcore.agents.demo import (
 from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.skill_model import sentences
 from evalcore.definitions.skill_model.cues import heard
+from evalcore.lexicon.en.description_words import FINITE_VERBS as _FINITE
+from evalcore.lexicon.en.description_words import INDEFINITE_PRONOUNS as _PRONOUNS
+from evalcore.lexicon.en.description_words import QUESTION_OPENERS as _QUESTION_WORDS
+from evalcore.lexicon.en.description_words import TELLERS as _TELLERS
+from evalcore.lexicon.en.description_words import TELLERS_WISHES as _WANTS
 from evalcore.lexicon.en.field_words import MONEY, own_words
 from evalcore.lexicon.en.skill_requests import ASKS_ABOUT, ASKS_WHEN
 from evalcore.lexicon.en.skill_rules import NEVER_ACT
@@ -101,15 +106,6 @@ def _lowered(phrase: str) -> str:
     "insurance FAQ"), an id's underscores as spaces."""
     words = phrase.replace("_", " ").split()
     return " ".join(w if len(w) > 1 and w.isupper() else w.lower() for w in words)
-
-
-#: Words that make a phrase a pronoun phrase ("Anything about shipping a service") or a
-#: clause ("Something in the apartment is broken"), not the name of a thing.
-_PRONOUNS = frozenset({"anything", "something", "everything", "nothing", "someone", "anyone"})
-_FINITE = frozenset(
-    {"is", "are", "was", "were", "did", "does", "do", "has", "have", "had", "can", "will"}
-    | {"won't", "isn't", "didn't"}
-)
 
 
 def _names_thing(phrase: str) -> bool:
@@ -550,13 +546,6 @@ def _is_choice(defs: MantleDefinitions, qualified: str) -> bool:
     return field is not None and bool(field.enum_values)
 
 
-#: First words of a description example told in the user's own person ("my parcel …", "I
-#: was …", "someone opened my box", "the lid on my box …").
-_TELLERS = frozenset(["my", "i", "it", "someone", "somebody", "the", "our", "we"])
-#: Second words that make such an example a request ("I need a new box", "I want to …").
-_WANTS = frozenset(["need", "want", "would", "d", "like", "can", "could", "will", "ll"])
-
-
 #: What a user says first when asking for a person where the skill would have them finish.
 _WONT_GO_ON = "I don't want to go on with this here."
 
@@ -640,12 +629,6 @@ def cue_line(defs: MantleDefinitions, skill: Skill, cue: str) -> str:
     if routed_skill(defs, routing_words(defs), line) == skill.id:
         return line
     return f"{activation_phrase(defs, skill)} {line}"
-
-
-#: First words that make a description example a question ("what's in the board pack").
-_QUESTION_WORDS = frozenset(
-    ["what", "when", "where", "which", "who", "why", "how", "is", "are", "did", "do", "does", "can"]
-)
 
 
 def _described_cue(defs: MantleDefinitions, skill: Skill, cue: str) -> str | None:

@@ -28,6 +28,15 @@ import re
 from typing import NamedTuple
 
 from evalcore.definitions import Skill
+from evalcore.lexicon.en.description_words import AGENT_PART as _AGENT_PART
+from evalcore.lexicon.en.description_words import JOB_NOUNS as _JOB_NOUNS
+from evalcore.lexicon.en.description_words import LIST_LEADS as _LIST_LEADS
+from evalcore.lexicon.en.description_words import OBJECT_HEADS as _OBJECT_HEADS
+from evalcore.lexicon.en.description_words import PLAIN_FORMS as _IRREGULAR
+from evalcore.lexicon.en.description_words import POLICY_WORDS as _POLICY_WORDS
+from evalcore.lexicon.en.description_words import SAY_VERBS as _SAY_VERBS
+from evalcore.lexicon.en.description_words import SPEAKERS as _SPEAKERS
+from evalcore.lexicon.en.description_words import WISH_VERBS as _WANTS
 from evalcore.lexicon.en.skill_requests import (
     ACTIVATE,
     ANY_OBJECT,
@@ -60,12 +69,6 @@ _WORDS = re.compile(r"[a-z0-9]+")
 #: "Activate when ...", not "Do NOT activate for ..." (a skill it is not for).
 _ACTIVATE = ACTIVATE
 _WHO = WHO
-#: Words after which a first sentence's first word reads as an instruction ("Look up the
-#: status", "Connect the customer", "Post or announce").
-_OBJECT_HEADS = frozenset(
-    """the a an their your my customers customer's users callers people up out through or
-    and common any all some what how which where""".split()  # noqa: SIM905
-)
 #: Where a first sentence's request ends ("... by claim number", ", compare it ...").
 _CUT = CUT
 _OTHERS = OTHERS
@@ -78,16 +81,6 @@ def id_like(skill: Skill) -> bool:
     return not name or set(name) <= set(_WORDS.findall(skill.id.lower()))
 
 
-_IRREGULAR = {
-    "has": "have",
-    "is": "are",
-    "does": "do",
-    "was": "were",
-    "doesn't": "don't",
-    "isn't": "aren't",
-    "hasn't": "haven't",
-    "wasn't": "weren't",
-}
 _SUBJECT_VERB = SUBJECT_VERB
 
 
@@ -169,14 +162,6 @@ _TEAM_WORDS = frozenset(
 )
 
 
-#: The agent's rules about a value, not what a person says of it ("post to an allowed
-#: channel" -> "post to a channel"): the person names the thing, the agent checks the rule.
-_POLICY_WORDS = frozenset(
-    """allowed approved permitted authorized authorised specified designated allowlisted
-    whitelisted""".split()  # noqa: SIM905
-)
-
-
 def _articles_fit(words: list[str]) -> list[str]:
     """ "an" before a vowel and "a" before a consonant, once a word between them is gone."""
     out = list(words)
@@ -205,15 +190,6 @@ def plain_words(clause: str) -> str:
     return " ".join(out)
 
 
-#: What an agent goes on to do after the request a description's first sentence names
-#: ("... and confirm when they are done", "... and report download speed").
-_AGENT_PART = frozenset(
-    """confirm report route explain compare list offer ask tell give escalate record send
-    summarise summarize provide share return read show suggest log notify hand then
-    optionally""".split()  # noqa: SIM905
-)
-
-
 def _until_agent_part(clause: str) -> str:
     """The request without what the agent does after it ("guide the customer through
     power-cycling their router and confirm when they are done" -> "guide the customer
@@ -229,11 +205,6 @@ def _until_agent_part(clause: str) -> str:
         if word.lower() == "and" and seen_object and following in _AGENT_PART:
             return " ".join(words[:at])
     return clause
-
-
-#: The agent's job named as a noun ("balance lookups", "status checks"): a person asks for
-#: the thing itself to be checked.
-_JOB_NOUNS = frozenset(("lookup", "lookups", "look-up", "look-ups", "checks"))
 
 
 def _thing_checked(item: str, skill: Skill) -> Request | None:
@@ -295,15 +266,6 @@ def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
             what = plain_words(_first_item(tail.partition(" ")[2]))
             when.append(Request(f"want to {_you(what)}", f"Hi, I want to {_me(what)}."))
     return when, listed
-
-
-#: Who the description says speaks ("when the customer says ...").
-_SPEAKERS = frozenset(
-    {"customer", "customers", "user", "users", "caller", "callers", "member", "members"}
-    | {"employee", "employees", "person", "client", "clients", "they"}
-)
-_SAY_VERBS = frozenset(("says", "say", "types", "type", "writes", "write"))
-_WANTS = frozenset(("want", "wants", "need", "needs", "ask", "asks"))
 
 
 def _items(text: str) -> list[str]:
@@ -454,10 +416,6 @@ def _without_listed(clause: str, rest: str) -> str:
     if len(words) > 2 and words[-2].lower() in _LIST_LEADS:
         return " ".join(words[:-2])
     return clause
-
-
-#: Words a list of choices follows ("samples to the sequencing, proteomics or …").
-_LIST_LEADS = frozenset({"to", "for", "with", "in", "on", "at", "of", "from"})
 
 
 def _topic(skill: Skill) -> Request | None:
