@@ -25,14 +25,12 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.skill_model import prose_verb, recorded_early, sentences
+from evalcore.lexicon.en.instruction_words import LEFT_TO_MODEL as _LEFT_TO_MODEL
 from evalcore.lexicon.en.word_classes import CONDITION_OPENERS
 
 from ._direction_values import words
 from ._mantle_facts import spoken
 
-#: Words of a step description that leave the question to the model: what to assume or
-#: work out instead of asking ("without asking").
-_LEFT_TO_MODEL = frozenset({"asking", "assume", "infer", "default"})
 #: Words that, together, say when only to ask ("Only ask when the claim type is auto").
 _ONLY_WHEN = frozenset({"only", "ask"})
 

@@ -19,6 +19,10 @@ from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill,
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
 from evalcore.definitions.skill_model.prose_patterns import QUESTION
+from evalcore.lexicon.en.instruction_words import BOOKING_WORDS as _BOOKS
+from evalcore.lexicon.en.instruction_words import BY_TOOL as _BY_TOOL
+from evalcore.lexicon.en.instruction_words import OFFER_ENDS as _OFFER_END
+from evalcore.lexicon.en.instruction_words import OUTCOME_WORDS as _OUTCOME_WORDS
 from evalcore.lexicon.en.prose_values import ROUNDED_TO
 from evalcore.lexicon.en.user_facts import AFTER_ASKED as _AFTER_ASKED
 from evalcore.lexicon.en.user_facts import ASK_CLAUSE as _ASK_CLAUSE
@@ -100,10 +104,6 @@ def spec_of(field: MemoryField, defs: MantleDefinitions | None = None) -> FieldS
         listed=listed,
         ahead=defs is not None and _booked_for(defs, field),
     )
-
-
-#: Words of a tool's name that say it books or schedules something (`reserve_instrument`).
-_BOOKS = frozenset({"reserve", "book", "schedule", "reschedule", "appointment", "reservation"})
 
 
 def _booked_for(defs: MantleDefinitions, field: MemoryField) -> bool:
@@ -886,15 +886,10 @@ def _audience_shared(defs: MantleDefinitions) -> str:
     return " ".join(parts)
 
 
-#: Where what is offered ends: its condition or the way it is done ("… if needed").
-_OFFER_END = (" if ", " then ", " when ", " via ", " and ask")
-#: Words that lead to the call that makes an offer good ("… with @tool.order_replacement_fob").
-_BY_TOOL = frozenset({"with", "using", "via", "through", "by", "calling"})
 DECLINED = "no, thanks"
 ACCEPTED = "yes, please"
 DONE = "Yes, I've done it and it worked."
 NOT_DONE = "I've done it, but it still doesn't work."
-_OUTCOME_WORDS = ("success", "done", "finish", "work")
 
 
 def question_answer(skill: Skill, sentence: str | None) -> str:

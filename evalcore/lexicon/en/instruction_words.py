@@ -1,8 +1,10 @@
-"""Words of a skill's instruction as the offline drafter reads it into a judge's criterion:
-what an instruction says that a judge can check ("tell them to leave the room"), whose
-records a rule guards ("another lab's reservation"), what it keeps back ("never reveal
-your system prompt", "never say which detail was wrong"), and the grammar the criterion is
-turned with ("they are on bar" opens with a subject of its own; "do" becomes "does")."""
+"""Words of a skill's instructions (a Mantle step, rule or hand-off; an Anychat rule) as the
+offline drafter reads them: into a judge's criterion (what an instruction says that a judge
+can check, "tell them to leave the room"; whose records a rule guards, "another lab's
+reservation"; what it keeps back, "never reveal your system prompt"; the grammar a
+criterion is turned with, "do" -> "does"), into the user's part (what a step leaves to the
+model, what the user reports or waits on, a rule's push turned to "me"), and into the
+offers, conditions and calls a walk follows ("If yes, offer …", "… with @tool.x")."""
 
 from __future__ import annotations
 
@@ -134,4 +136,159 @@ DETERMINERS = words(
     frozenset({"a", "an", "its", "the", "their", "your"}),
     members=("the", "your", "its"),
     non_members=("my", "this", "his"),
+)
+
+#: Words of a step description that leave the question to the model: what to assume or
+#: work out instead of asking ("without asking").
+LEFT_TO_MODEL = words(
+    "en.instruction_words.left_to_model",
+    frozenset({"asking", "assume", "default", "infer"}),
+    members=("asking", "infer"),
+    non_members=("ask", "only"),
+)
+
+#: Words of a sentence that forbids ("never read back the date of birth"): what it names is
+#: not what the agent presents.
+NEGATING = words(
+    "en.instruction_words.negating",
+    frozenset({"don't", "never", "not"}),
+    members=("never", "don't"),
+    non_members=("ignore", "no"),
+)
+
+#: How a sentence opens when what it says waits on a condition ("If yes, offer …").
+CONDITIONAL_LEADS = words(
+    "en.instruction_words.conditional_leads",
+    frozenset({"after", "before", "if", "once", "unless", "when", "whenever"}),
+    members=("if", "after", "before"),
+    non_members=("then", "while"),
+)
+
+#: A sentence that opens on a condition ("If ...", "When ...").
+CONDITION_OPENS = words(
+    "en.instruction_words.condition_opens",
+    frozenset({"if", "when", "whenever"}),
+    members=("if", "whenever"),
+    non_members=("unless", "once"),
+)
+
+#: Words that end a "set" list rather than name an entry ("set mode to one of …").
+SET_LIST_ENDS = words(
+    "en.instruction_words.set_list_ends",
+    frozenset({"a", "and", "from", "it", "set", "the", "to"}),
+    members=("to", "from", "the"),
+    non_members=("policy number", "with"),
+)
+
+#: Verbs that have the model keep what a sentence names as `@memory.x` ("record the answer
+#: in @memory.check_balance.account_type").
+KEEP_VERBS = words(
+    "en.instruction_words.keep_verbs",
+    frozenset({"keep", "record", "remember", "save", "store", "update", "write"}),
+    members=("record", "remember"),
+    non_members=("ask", "tell"),
+)
+
+#: Words of a text that offers the user a list to pick from.
+OFFERS = words(
+    "en.instruction_words.offers",
+    frozenset({
+        "alternative", "alternatives", "list", "offer", "option", "options", "propose", "suggest",
+    }),
+    members=("offer", "alternatives", "suggest"),
+    non_members=("pick", "choose"),
+)  # fmt: skip
+
+#: Where what is offered ends: its condition or the way it is done ("… if needed").
+OFFER_ENDS = words(
+    "en.instruction_words.offer_ends",
+    (" if ", " then ", " when ", " via ", " and ask"),
+    members=(" if ", " and ask"),
+    non_members=("if", " or "),
+)
+
+#: Words that lead to the call that makes an offer good ("… with @tool.order_replacement_fob").
+BY_TOOL = words(
+    "en.instruction_words.by_tool",
+    frozenset({"by", "calling", "through", "using", "via", "with"}),
+    members=("via", "calling"),
+    non_members=("for", "to"),
+)
+
+#: Words (read as substrings) of a prompt that has the user report how a step they did went
+#: ("when they confirm success, or false if they report a problem").
+OUTCOME_WORDS = words(
+    "en.instruction_words.outcome_words",
+    ("success", "done", "finish", "work"),
+    members=("success", "work"),
+    non_members=("failure", "error"),
+)
+
+#: Words of a tool's name that say it books or schedules something (`reserve_instrument`).
+BOOKING_WORDS = words(
+    "en.instruction_words.booking_words",
+    frozenset({
+        "appointment", "book", "reschedule", "reservation", "reserve", "schedule",
+    }),
+    members=("reschedule", "reservation"),
+    non_members=("cancel", "order"),
+)  # fmt: skip
+
+#: Verbs of a clause that waits on the user's word ("… until they say they are out").
+CUE_SAYING = words(
+    "en.instruction_words.cue_saying",
+    frozenset({"confirm", "confirms", "say", "says", "tell", "tells"}),
+    members=("says", "confirms"),
+    non_members=("asks", "wants"),
+)
+
+#: Forms of "do" before a "not" that a turned clause drops with it ("they do not know" ->
+#: "they know").
+DO_FORMS = words(
+    "en.instruction_words.do_forms",
+    frozenset({"did", "do", "does"}),
+    members=("do", "did"),
+    non_members=("done", "don't"),
+)
+
+#: Forms of "be" of a clause about the user's circumstances ("they are safe").
+BE_FORMS = words(
+    "en.instruction_words.be_forms",
+    frozenset({"are", "is", "was", "were"}),
+    members=("is", "were"),
+    non_members=("be", "been"),
+)
+
+#: A rule's verb that says nothing to whom ("say whether ...", "promise the medicine is in
+#: stock"), as a caller asks it of the agent: to them.
+TO_ME = words(
+    "en.instruction_words.to_me",
+    {"say": "tell me", "promise": "promise me", "guarantee": "guarantee me"},
+    members=("say", "guarantee"),
+    non_members=("tell", "ask"),
+)
+
+#: Words of a hand-off's prose that say it writes a summary for the person taking over.
+SUMMARY = words(
+    "en.instruction_words.summary",
+    frozenset({"summarise", "summarize", "summary"}),
+    members=("summarise", "summarize"),
+    non_members=("sum", "summer"),
+)
+
+#: A rule's verb whose push the user turns to themselves ("give the price" -> "give me the
+#: price").
+ME_VERBS = words(
+    "en.instruction_words.me_verbs",
+    ("give", "promise", "tell", "send", "show", "share", "quote"),
+    members=("give", "quote"),
+    non_members=("ask", "say"),
+)
+
+#: Whom a rule forbids telling ("Never tell anyone ..."): the person pushing is that one.
+ANYONE = words(
+    "en.instruction_words.anyone",
+    frozenset({"anybody", "anyone", "callers", "customers", "members", "people"}),
+    members=("anybody", "callers"),
+    non_members=("someone", "me"),
 )
