@@ -18,6 +18,7 @@ from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, set_from_answer, skill_model
 from evalcore.lexicon.en.skill_prose import KEPT_IF_TOLD
 from evalcore.lexicon.en.skill_rules import OPTIONAL_ASK
+from evalcore.lexicon.en.user_line_words import GREETINGS as _GREETINGS
 from evalcore.lexicon.en.word_classes import CONDITION_OPENERS
 from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records, story_fit
 
@@ -611,10 +612,6 @@ class DetourBehaviors(PlannerBase):
                 80,
             )
         ]
-
-
-#: The words that open a conversation, never said mid-way.
-_GREETINGS = frozenset(("hi", "hello", "hey"))
 
 
 def without_greeting(line: str) -> str:

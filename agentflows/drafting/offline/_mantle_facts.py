@@ -40,6 +40,9 @@ from evalcore.lexicon.en.user_facts import OFFER as _OFFER
 from evalcore.lexicon.en.user_facts import OPEN_PART as _OPEN_PART
 from evalcore.lexicon.en.user_facts import QUESTION_LEAD as _QUESTION_LEAD
 from evalcore.lexicon.en.user_facts import SET_NOTE as _SET_NOTE
+from evalcore.lexicon.en.user_line_words import COUNTING as _COUNTING
+from evalcore.lexicon.en.user_line_words import QUESTION_LEAD_INS as _LEAD_IN
+from evalcore.lexicon.en.user_line_words import VALUE_QUESTION_OPENERS as QUESTION_WORDS
 from evalcore.simulator import stems
 from evalcore.testdata import (
     SHARE_OF,
@@ -80,11 +83,6 @@ from ._mantle_list_values import list_value, listed_items
 from ._mantle_on_record import note_invented
 from ._mantle_picked import picked_from_offer
 from ._mantle_reading_words import fits_the_reading
-
-#: Words a question may open with before what it asks ("And, which day suits you?").
-_LEAD_IN = frozenset({"and", "so", "last", "finally", "ok", "okay", "thanks", "great", "now"})
-#: Words that open a question for a value ("which day suits you").
-QUESTION_WORDS = frozenset({"what", "which", "how", "when", "where", "who", "whether"})
 
 
 def spec_of(field: MemoryField, defs: MantleDefinitions | None = None) -> FieldSpec:
@@ -740,10 +738,6 @@ def label_for(ask: Ask) -> str:
     if ask.field and not stems(label):
         return value_words(ask.field.split(".", 1)[-1])
     return label
-
-
-#: Words before "of them" that count things ("one of them": one of the policies).
-_COUNTING = frozenset({"one", "each", "any", "either", "some", "all", "none", "both", "most"})
 
 
 def _things(label: str) -> str:
