@@ -11,15 +11,14 @@ reference agent to take the other call when the user says they lack it.
 from __future__ import annotations
 
 from ...lexicon.en.skill_prose import LISTED_OTHERWISE
+from ...lexicon.en.skill_prose_words import HELD_DETERMINERS as _ARTICLES
+from ...lexicon.en.skill_prose_words import HELD_THING_ENDS as _CALLING
 from ...lexicon.en.user_turns import LACKS
 from ...lexicon.en.word_classes import THIRD_PERSON_SUBJECTS
 
 #: "If they have …", "If the caller has …": the subject, the verb and what comes before the
 #: thing had ("an order number"), word by word.
 _HAVE = frozenset({"have", "has"})
-_ARTICLES = frozenset({"a", "an", "the", "their", "his", "her"})
-#: Words that end the thing: the call the sentence goes on to.
-_CALLING = frozenset({"use", "call", "run", "check", "look", "then", "with"})
 _LONGEST = 4
 
 
