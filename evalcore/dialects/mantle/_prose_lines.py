@@ -18,6 +18,7 @@ from typing import Any
 from ..._pyyaml import yaml
 from ..._stem import stem
 from ...definitions.skill_model import sentences
+from ...lexicon.en.stop_words import SENTENCE_FILLER as FILLER
 from ...yamlio import CaseLoader
 
 #: The keys of `agent.yml` whose text the model is given as instructions.
@@ -49,13 +50,6 @@ def locate(lines: list[str], text: str, start: int, span: int = 80) -> int:
         if 0 <= at < len(own):
             return index + 1
     return start
-
-
-#: Words that say nothing about what a sentence is about.
-FILLER = frozenset(
-    """for and the not with from into onto about before after its any all one from this
-    that than then only also just more most very each every other such own same""".split()  # noqa: SIM905
-)
 
 
 #: Verbs that tell the model to write memory (`set_fields` counts as its `set`), as stems.

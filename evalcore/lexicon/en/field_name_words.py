@@ -224,3 +224,24 @@ PHONE = words(
     members=("mobile", "msisdn"),
     non_members=("email", "number"),
 )
+
+#: Words and prefixes that turn an id into its opposite (`utter_order_not_placed`,
+#: `unblock_card`, `is_ineligible`): two ids that differ only by one of them are two real,
+#: opposite outcomes, never a typo of each other.
+ID_NEGATIONS = words(
+    "en.field_name_words.id_negations",
+    frozenset({
+        "cannot", "cant", "didnt", "dont", "fail", "failed", "failure", "isnt", "never", "no",
+        "non", "none", "not", "without", "wont",
+    }),
+    members=("not", "cant"),
+    non_members=("order", "is"),
+)  # fmt: skip
+
+#: Prefixes that turn an id into its opposite (`unblock_card`, `is_ineligible`).
+ID_NEGATING_PREFIXES = words(
+    "en.field_name_words.id_negating_prefixes",
+    ("un", "non", "dis", "in", "im", "not"),
+    members=("un", "dis"),
+    non_members=("re", "pre"),
+)

@@ -88,3 +88,15 @@ NO_VALUE = words(
     members=("customer", "don't", "whom"),
     non_members=("refund", "card", "thanks"),
 )  # fmt: skip
+
+#: Words that say nothing about what a sentence is about.
+SENTENCE_FILLER = words(
+    "en.stop_words.sentence_filler",
+    frozenset({
+        "about", "after", "all", "also", "and", "any", "before", "each", "every", "for", "from",
+        "into", "its", "just", "more", "most", "not", "one", "only", "onto", "other", "own",
+        "same", "such", "than", "that", "the", "then", "this", "very", "with",
+    }),
+    members=("than", "own"),
+    non_members=("card", "never"),
+)  # fmt: skip

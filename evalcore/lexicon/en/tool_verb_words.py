@@ -48,3 +48,19 @@ CONVERSATION_VERBS = words(
     members=("ask", "tell", "offer", "greet"),
     non_members=("book", "verify", "check", "find"),
 )  # fmt: skip
+
+#: Verbs of an Anychat tool's name or text that create a record (`book_appointment`).
+CREATE_VERBS = words(
+    "en.tool_verb_words.create_verbs",
+    frozenset({"add", "book", "create", "make", "schedule"}),
+    members=("book", "make"),
+    non_members=("cancel", "find"),
+)
+
+#: Verbs of an Anychat tool's name or text that cancel a record (`cancel_booking`).
+CANCEL_VERBS = words(
+    "en.tool_verb_words.cancel_verbs",
+    frozenset({"cancel", "delete", "remove"}),
+    members=("cancel", "remove"),
+    non_members=("book", "update"),
+)

@@ -147,3 +147,19 @@ GREETINGS = words(
     members=("hi", "hey"),
     non_members=("thanks", "ok"),
 )
+
+#: Words of a request that says the amount is above what is usual.
+AMOUNT_HIGH = words(
+    "en.user_line_words.amount_high",
+    ("high", "higher", "too much", "expensive", "more than usual", "went up", "increase"),
+    members=("too much", "went up"),
+    non_members=("low", "cheaper"),
+)
+
+#: Words of a request that says the amount is below what is usual.
+AMOUNT_LOW = words(
+    "en.user_line_words.amount_low",
+    ("low", "lower", "less than usual", "went down", "decrease", "cheaper"),
+    members=("cheaper", "went down"),
+    non_members=("high", "increase"),
+)
