@@ -163,3 +163,19 @@ AMOUNT_LOW = words(
     members=("cheaper", "went down"),
     non_members=("high", "increase"),
 )
+
+#: How a caller asks the agent to do something ("can you check it's me on file"), and how a
+#: caller says what they want to do ("I need to log in"): leads of a description's quoted
+#: request, word by word.
+ASKING_LEADS = words(
+    "en.user_line_words.asking_leads",
+    ("can you", "could you", "please"),
+    members=("can you", "please"),
+    non_members=("can", "would you"),
+)
+WANTING_LEADS = words(
+    "en.user_line_words.wanting_leads",
+    ("i need to", "i want to"),
+    members=("i need to", "i want to"),
+    non_members=("i need", "i'd like to"),
+)

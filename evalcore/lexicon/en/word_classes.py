@@ -39,3 +39,11 @@ WH_WORDS = words(
     members=("whether", "if", "who"),
     non_members=("that", "the", "whom"),
 )
+
+#: The forms of "be" ("Secret values are never shown here": a description, not a command).
+BE_FORMS = words(
+    "en.word_classes.be_forms",
+    frozenset({"is", "are", "was", "were", "be", "been", "being"}),
+    members=("is", "been", "being"),
+    non_members=("has", "do", "become"),
+)
