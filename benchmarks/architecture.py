@@ -17,16 +17,19 @@ Each count may only go down (`tests/test_architecture.py` holds the ceilings):
   on the statement's lines (or the comment line right above it) and in a module whose
   docstring does not declare, in one sentence, that it defers its imports for start-up;
 - **English word tables**: module-level tables of lower-case words outside a lexicon package
-  (`STOP = frozenset({"a", "an", "the"})`): a set, frozenset, tuple or list literal (wrapped in
-  `frozenset(...)`/`set(...)`/`tuple(...)` or not, nested tuples flattened, `|` unions of
+  (`STOP = frozenset({"a", "an", "the"})`): a set, frozenset, tuple or list literal (wrapped
+  in `frozenset(...)`/`set(...)`/`tuple(...)` or not, nested tuples flattened, `|` unions of
   such), a dict's string keys with its values' strings (a word map, words by number, words
-  by topic; a dict holding anything but constants and such tables is a structure), or
-  `"a an the".split()` (also of a module-level string named by the call). It counts where
-  three or more strings are all lower-case words or short phrases of letters (inner spaces,
-  hyphens or apostrophes allowed, surrounding spaces ignored) and one has three letters or
-  more. The shape cannot tell an English word from a format's lower-case name, so tables of
-  field names, statuses or commands (`{"name", "body", "tools"}`) count too; they may stay
-  where they are, and hold the figure above zero.
+  by topic; a dict holding anything but constants and such tables is a structure),
+  `"a an the".split()` (also of a module-level string named by the call), and a table
+  computed from such words: a comprehension over one (`frozenset(stem(w) for w in (...))`)
+  or a call with it, or with one string of words, as its only argument (`stems("a an")`).
+  It counts where three or more strings are all lower-case words or short phrases of
+  letters (inner spaces, hyphens or apostrophes allowed, surrounding spaces ignored) and one
+  has three letters or more. The shape cannot tell an English word from a format's
+  lower-case name, so tables of field names, statuses, kinds or commands (`{"name", "body",
+  "tools"}`) count too; they may stay where they are, and hold the figure above zero. A
+  table a function builds, or one read from a name imported from elsewhere, is not seen.
 
 The counts are static (`ast`), so they are cheap and the same on every machine.
 """
@@ -254,20 +257,23 @@ class _Visitor(ast.NodeVisitor):
 
 #: A lower-case word or short phrase: letters, with inner spaces, hyphens or apostrophes.
 _WORD = re.compile(r"[a-z]+(?:[-' ’][a-z]+)*")
-_WRAPPERS = frozenset({"frozenset", "set", "tuple", "list"})
 
 
 def _table_strings(node: ast.AST, texts: dict[str, str]) -> list[str] | None:
     """The strings a table expression holds (None when it is not a table of strings only)."""
+    if isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)):
+        return _table_strings(node.generators[0].iter, texts)  # the words it ranges over
     if isinstance(node, ast.Call):
         func = node.func
-        if isinstance(func, ast.Name) and func.id in _WRAPPERS and len(node.args) == 1:
-            return _table_strings(node.args[0], texts)
         if isinstance(func, ast.Attribute) and func.attr == "split" and not node.args:
             base = func.value
             text = texts.get(base.id) if isinstance(base, ast.Name) else _string(base)
             return text.split() if text is not None else None
-        return None
+        if len(node.args) != 1 or node.keywords:
+            return None
+        # `frozenset(...)`, or a helper over one table or one string of words (`stems("a b")`)
+        text = _string(node.args[0])
+        return text.split() if text is not None else _table_strings(node.args[0], texts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         left, right = _table_strings(node.left, texts), _table_strings(node.right, texts)
         return None if left is None or right is None else left + right
