@@ -36,6 +36,7 @@ from evalcore.lexicon.en.description_words import PLAIN_FORMS as _IRREGULAR
 from evalcore.lexicon.en.description_words import POLICY_WORDS as _POLICY_WORDS
 from evalcore.lexicon.en.description_words import SAY_VERBS as _SAY_VERBS
 from evalcore.lexicon.en.description_words import SPEAKERS as _SPEAKERS
+from evalcore.lexicon.en.description_words import TEAM_HOW, TEAM_WHO
 from evalcore.lexicon.en.description_words import WISH_VERBS as _WANTS
 from evalcore.lexicon.en.skill_requests import (
     ACTIVATE,
@@ -155,11 +156,7 @@ def _me(text: str) -> str:
 
 #: Words of the team's wording that a person never says of their own message or request
 #: ("post a user-provided message" -> "post a message").
-_TEAM_WORDS = frozenset(
-    f"{who}-{what}"
-    for who in ("user", "customer", "caller", "client", "employee", "member")
-    for what in ("provided", "supplied", "specified", "given", "written", "defined")
-)
+_TEAM_WORDS = frozenset(f"{who}-{how}" for who in TEAM_WHO for how in TEAM_HOW)
 
 
 def _articles_fit(words: list[str]) -> list[str]:

@@ -27,29 +27,17 @@ from ..._stem import stem
 from ...lexicon.en.skill_tool_calls import INDEFINITE as _INDEFINITE
 from ...lexicon.en.skill_tool_calls import WISH as _WISH
 from ...lexicon.en.tool_verb_words import CONVERSATION_VERBS as _CONVERSATION
+from ...lexicon.en.tool_verb_words import GENERIC_OBJECTS, VERB_FAMILIES
 from ...lexicon.en.tool_verb_words import OBJECT_DETERMINERS as _ARTICLES
 from ...lexicon.en.tool_verb_words import OBJECT_ENDS as _STOP
 from ...lexicon.en.tool_verb_words import OBJECT_PRONOUNS as _PRONOUNS
 from .._model import ToolDef
 
-_FAMILIES = tuple(
-    frozenset(stem(w) for w in family)
-    for family in (
-        ("get", "find", "look", "fetch", "list", "search", "retrieve", "lookup"),
-        ("create", "open", "file", "submit", "raise", "log"),
-        ("cancel", "delete", "remove", "withdraw"),
-        ("verify", "validate", "check"),
-        ("book", "schedule", "reserve"),
-        ("update", "change", "amend"),
-    )
-)
+_FAMILIES = tuple(frozenset(stem(w) for w in family.split()) for family in VERB_FAMILIES)
 #: Verbs whose tool sense needs a particle ("look the permit up", "look up the permit").
 _PARTICLE = {"look": "up"}
 #: Object words too general to say which tool is meant.
-_GENERIC = frozenset(
-    stem(w)
-    for w in ("number", "id", "type", "name", "code", "date", "detail", "info", "data", "record")
-)
+_GENERIC = frozenset(stem(w) for w in GENERIC_OBJECTS)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
 _WINDOW = 5
 

@@ -15,6 +15,7 @@ from typing import Any
 from ...lexicon.en.skill_prose_words import AFTER_TRIGGERS as _AFTER_WORDS
 from ...lexicon.en.skill_prose_words import ALTERNATIVE_TRIGGERS as _ALTERNATIVE
 from ...lexicon.en.skill_prose_words import ANSWERING_VERBS as _ANSWERING
+from ...lexicon.en.skill_prose_words import CLAUSE_NOISE
 from ...lexicon.en.skill_prose_words import MAY_WORDS as _MAY_WORDS
 from ...lexicon.en.skill_prose_words import NEGATIONS as _NEGATIONS
 from ...lexicon.en.skill_prose_words import OFFER_VERBS as _OFFER_WORDS
@@ -172,8 +173,7 @@ def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField])
     return name
 
 
-#: Words a clause and a description share that say nothing of what they are about.
-_NOISE = frozenset(stems("the a an it its is are be been they their can could still when true"))
+_NOISE = frozenset(stems(" ".join(CLAUSE_NOISE)))
 
 
 def _described_condition(clause: str, fields: list[MemoryField]) -> str | None:

@@ -18,6 +18,7 @@ from typing import Any
 from ..._pyyaml import yaml
 from ..._stem import stem
 from ...definitions.skill_model import sentences
+from ...lexicon.en.skill_prose_words import SETTING_VERBS
 from ...lexicon.en.stop_words import SENTENCE_FILLER as FILLER
 from ...yamlio import CaseLoader
 
@@ -53,7 +54,7 @@ def locate(lines: list[str], text: str, start: int, span: int = 80) -> int:
 
 
 #: Verbs that tell the model to write memory (`set_fields` counts as its `set`), as stems.
-SETTING = frozenset(stem(w) for w in ("set", "record", "store", "save"))
+SETTING = frozenset(stem(w) for w in SETTING_VERBS)
 
 
 def words(text: str) -> set[str]:

@@ -152,3 +152,18 @@ QUESTION_OPENERS = words(
     members=("what", "is", "can"),
     non_members=("whether", "if", "my"),
 )  # fmt: skip
+
+#: The team's wording of whose message or request it is ("a user-provided message"), which
+#: a person never says of their own: who, then how it came ("user" + "provided").
+TEAM_WHO = words(
+    "en.description_words.team_who",
+    ("user", "customer", "caller", "client", "employee", "member"),
+    members=("user", "employee"),
+    non_members=("agent", "team"),
+)
+TEAM_HOW = words(
+    "en.description_words.team_how",
+    ("provided", "supplied", "specified", "given", "written", "defined"),
+    members=("provided", "written"),
+    non_members=("said", "asked"),
+)

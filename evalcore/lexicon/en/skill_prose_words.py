@@ -142,3 +142,23 @@ READ_VERBS = words(
     members=("get", "lookup"),
     non_members=("create", "send"),
 )  # fmt: skip
+
+#: Words a clause and a description share that say nothing of what they are about
+#: (compared stemmed).
+CLAUSE_NOISE = words(
+    "en.skill_prose_words.clause_noise",
+    (
+        "the", "a", "an", "it", "its", "is", "are", "be", "been", "they", "their", "can",
+        "could", "still", "when", "true",
+    ),
+    members=("still", "true", "could"),
+    non_members=("car", "driven", "not"),
+)  # fmt: skip
+
+#: Verbs that tell the model to write memory (`set_fields` counts as its `set`).
+SETTING_VERBS = words(
+    "en.skill_prose_words.setting_verbs",
+    ("set", "record", "store", "save"),
+    members=("set", "record"),
+    non_members=("keep", "write", "update"),
+)

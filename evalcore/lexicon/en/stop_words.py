@@ -100,3 +100,18 @@ SENTENCE_FILLER = words(
     members=("than", "own"),
     non_members=("card", "never"),
 )  # fmt: skip
+
+#: Words every user cue has that say nothing of what it is about ("if they ask about an
+#: existing request" -> existing, request); the words for people are added where read.
+CUE_FILLER = words(
+    "en.stop_words.cue_filler",
+    frozenset({
+        "a", "about", "an", "and", "any", "are", "ask", "asking", "asks", "at", "be", "been",
+        "being", "by", "for", "from", "he", "how", "if", "in", "is", "it", "its", "just", "know",
+        "mention", "mentions", "need", "needs", "of", "on", "only", "or", "said", "say", "says",
+        "she", "some", "that", "the", "their", "them", "there", "they", "this", "to", "want",
+        "wanted", "wants", "what", "when", "whether", "which", "who", "with", "write", "writes",
+    }),
+    members=("mentions", "whether", "just"),
+    non_members=("existing", "request", "not"),
+)  # fmt: skip

@@ -64,3 +64,27 @@ CANCEL_VERBS = words(
     members=("cancel", "remove"),
     non_members=("book", "update"),
 )
+
+#: Families of verbs that call the same kind of tool ("look up", "find" and "get" read;
+#: "book" and "schedule" reserve), one family a line of words, compared stemmed.
+VERB_FAMILIES = words(
+    "en.tool_verb_words.verb_families",
+    (
+        "get find look fetch list search retrieve lookup",
+        "create open file submit raise log",
+        "cancel delete remove withdraw",
+        "verify validate check",
+        "book schedule reserve",
+        "update change amend",
+    ),
+    members=("verify validate check", "book schedule reserve"),
+    non_members=("verify", "book schedule"),
+)
+
+#: Object words too general to say which tool is meant (compared stemmed).
+GENERIC_OBJECTS = words(
+    "en.tool_verb_words.generic_objects",
+    ("number", "id", "type", "name", "code", "date", "detail", "info", "data", "record"),
+    members=("number", "detail", "record"),
+    non_members=("permit", "order", "license"),
+)

@@ -47,3 +47,11 @@ BE_FORMS = words(
     members=("is", "been", "being"),
     non_members=("has", "do", "become"),
 )
+
+#: The digit words, in the order of the digits they spell ("one two three four five").
+DIGIT_WORDS = words(
+    "en.word_classes.digit_words",
+    ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"),
+    members=("zero", "nine"),
+    non_members=("ten", "oh", "first"),
+)
