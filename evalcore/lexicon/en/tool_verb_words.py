@@ -88,3 +88,26 @@ GENERIC_OBJECTS = words(
     members=("number", "detail", "record"),
     non_members=("permit", "order", "license"),
 )
+
+#: Everyday verbs → the API words they usually mean (for matching triggers to pairs).
+API_MEANINGS = words(
+    "en.tool_verb_words.api_meanings",
+    {
+        "list": ("list", "filter"),
+        "show": ("list", "get"),
+        "save": ("create",),
+        "store": ("create",),
+        "add": ("create",),
+        "database": ("entities",),
+        "log": ("login", "auth", "me"),
+        "sign": ("login", "auth"),
+        "call": ("invoke",),
+        "run": ("invoke",),
+        "remove": ("delete",),
+        "delete": ("delete",),
+        "edit": ("update",),
+        "change": ("update",),
+    },
+    members=("save", "sign"),
+    non_members=("entities", "invoke"),
+)
