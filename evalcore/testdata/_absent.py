@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..lexicon.en.field_name_words import REFERENCE_TAILS as _ID_TAILS
+from ..lexicon.en.field_name_words import ID_TAILS as _ID_TAILS
 from ._records import DataRecords
 
 #: Values of a choice that say the person has none of it (`loyalty_tier: none`).

@@ -9,20 +9,13 @@ from __future__ import annotations
 
 from .. import words
 
-#: The last word of a field named as a reference to a thing (`report_id` -> `report`).
-REFERENCE_TAILS = words(
-    "en.field_name_words.reference_tails",
-    ("id", "number", "ref", "reference", "code", "no"),
-    members=("reference", "no"),
-    non_members=("slug", "key"),
-)
-
-#: Name endings that say the field is the id of the thing its first word names.
+#: The last word of a field named as the id of, or a reference to, the thing its first words
+#: name (`report_id` -> `report`, `store_slug`, `claim_no`).
 ID_TAILS = words(
     "en.field_name_words.id_tails",
-    frozenset({"code", "id", "key", "number", "ref", "slug"}),
-    members=("slug", "key"),
-    non_members=("reference", "no"),
+    frozenset({"code", "id", "key", "no", "number", "ref", "reference", "slug"}),
+    members=("id", "reference", "slug", "no"),
+    non_members=("name", "type", "date"),
 )
 
 #: Words of a field whose value is a number the person reads out (a card or member number).
