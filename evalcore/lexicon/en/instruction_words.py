@@ -164,7 +164,9 @@ CONDITIONAL_LEADS = words(
     non_members=("then", "while"),
 )
 
-#: A sentence that opens on a condition ("If ...", "When ...").
+#: A sentence that opens on a condition its act holds under ("If ...", "When ...", then what
+#: to offer): not "unless" (the act holds when the condition does not), unlike the openers
+#: of `word_classes.CONDITION_OPENERS`, which only mark a sentence that waits.
 CONDITION_OPENS = words(
     "en.instruction_words.condition_opens",
     frozenset({"if", "when", "whenever"}),
