@@ -15,7 +15,21 @@ Each count may only go down (`tests/test_architecture.py` holds the ceilings):
   something heavy off a command's start-up, and say so:
 - **unexplained function-level imports**: those with no `# start-up: <what is heavy>` comment
   on the statement's lines (or the comment line right above it) and in a module whose
-  docstring does not declare, in one sentence, that it defers its imports for start-up.
+  docstring does not declare, in one sentence, that it defers its imports for start-up;
+- **English word tables**: module-level tables of lower-case words outside a lexicon package
+  (`STOP = frozenset({"a", "an", "the"})`): a set, frozenset, tuple or list literal (wrapped
+  in `frozenset(...)`/`set(...)`/`tuple(...)` or not, nested tuples flattened, `|` unions of
+  such), a dict's string keys with its values' strings (a word map, words by number, words
+  by topic; a dict holding anything but constants and such tables is a structure),
+  `"a an the".split()` (also of a module-level string named by the call), and a table
+  computed from such words: a comprehension over one (`frozenset(stem(w) for w in (...))`)
+  or a call with it, or with one string of words, as its only argument (`stems("a an")`).
+  It counts where three or more strings are all lower-case words or short phrases of
+  letters (inner spaces, hyphens or apostrophes allowed, surrounding spaces ignored) and one
+  has three letters or more. The shape cannot tell an English word from a format's
+  lower-case name, so tables of field names, statuses, kinds or commands (`{"name", "body",
+  "tools"}`) count too; they may stay where they are, and hold the figure above zero. A
+  table a function builds, or one read from a name imported from elsewhere, is not seen.
 
 The counts are static (`ast`), so they are cheap and the same on every machine.
 """
@@ -54,6 +68,7 @@ class Counts:
     circles: list[list[str]] = field(default_factory=list)
     function_imports: list[str] = field(default_factory=list)
     function_imports_unexplained: list[str] = field(default_factory=list)
+    english_word_tables: list[str] = field(default_factory=list)
     modules: int = 0
 
     def figures(self) -> dict[str, int]:
@@ -65,6 +80,7 @@ class Counts:
             "circles": len(self.circles),
             "function_imports": len(self.function_imports),
             "function_imports_unexplained": len(self.function_imports_unexplained),
+            "english_word_tables": len(self.english_word_tables),
         }
 
 
@@ -243,6 +259,87 @@ class _Visitor(ast.NodeVisitor):
         self.generic_visit(node)
 
 
+#: A lower-case word or short phrase: letters, with inner spaces, hyphens or apostrophes.
+_WORD = re.compile(r"[a-z]+(?:[-' ’][a-z]+)*")
+
+
+def _table_strings(node: ast.AST, texts: dict[str, str]) -> list[str] | None:
+    """The strings a table expression holds (None when it is not a table of strings only)."""
+    if isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)):
+        return _table_strings(node.generators[0].iter, texts)  # the words it ranges over
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "split" and not node.args:
+            base = func.value
+            text = texts.get(base.id) if isinstance(base, ast.Name) else _string(base)
+            return text.split() if text is not None else None
+        if len(node.args) != 1 or node.keywords:
+            return None
+        # `frozenset(...)`, or a helper over one table or one string of words (`stems("a b")`)
+        text = _string(node.args[0])
+        return text.split() if text is not None else _table_strings(node.args[0], texts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, right = _table_strings(node.left, texts), _table_strings(node.right, texts)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.Dict):
+        keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
+        found = [k for k in keys if isinstance(k, str)]
+        by_number = not found  # words by number: the values are the table
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                if by_number and isinstance(value.value, str):
+                    found.append(value.value)
+                continue
+            inner = None if isinstance(value, ast.Dict) else _table_strings(value, texts)
+            if inner is None:
+                return None  # a nested structure (a schema, rules), not a table of words
+            found.extend(inner)
+        return found
+    if isinstance(node, (ast.Set, ast.Tuple, ast.List)):
+        found: list[str] = []
+        for element in node.elts:
+            if isinstance(element, (ast.Tuple, ast.List)):
+                inner = _table_strings(element, texts)
+                if inner is None:
+                    return None
+                found.extend(inner)
+            elif isinstance(element, ast.Constant) and isinstance(element.value, str):
+                found.append(element.value)
+            else:
+                return None
+        return found
+    return None
+
+
+def _word_table(strings: list[str] | None) -> bool:
+    """Three or more lower-case words or phrases, one of three letters or more."""
+    if not strings or len(strings) < 3:
+        return False
+    words = [s.strip() for s in strings]
+    return all(_WORD.fullmatch(w) for w in words) and any(len(w) >= 3 for w in words)
+
+
+def word_tables(tree: ast.Module) -> list[int]:
+    """The lines of `tree`'s module-level English word tables (see the module docstring)."""
+    texts: dict[str, str] = {}
+    found: list[int] = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
+            continue
+        if not isinstance(target, ast.Name) or target.id.startswith("__"):
+            continue
+        text = _string(value)
+        if text is not None:
+            texts[target.id] = text
+        elif _word_table(_table_strings(value, texts)):
+            found.append(node.lineno)
+    return found
+
+
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """Strongly connected groups of 2+ modules (Tarjan's algorithm, iterative)."""
     index: dict[str, int] = {}
@@ -306,6 +403,8 @@ def measure(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> Counts:
         visitor = _Visitor(module, path.name == "__init__.py", where, counts, lines, declared)
         visitor.visit(tree)
         graph[module] = visitor.imports
+        if not _within(module, LEXICON_HOMES):
+            counts.english_word_tables.extend(f"{where}:{line}" for line in word_tables(tree))
     known = set(graph)
     # an import of `pkg.name` where `name` is not a module imports `pkg`
     edges = {
@@ -330,4 +429,4 @@ async def main(argv: list[str]) -> int:
     return 0
 
 
-__all__ = ["Counts", "circles", "measure"]
+__all__ = ["Counts", "circles", "measure", "word_tables"]

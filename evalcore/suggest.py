@@ -8,6 +8,9 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
+from .lexicon.en.field_name_words import ID_NEGATING_PREFIXES as _NEGATING_PREFIXES
+from .lexicon.en.field_name_words import ID_NEGATIONS as _NEGATIONS
+
 #: Similarity cut-off for suggestions; repair requires a *unique* match at the stricter cut-off.
 SUGGEST_CUTOFF = 0.6
 REPAIR_CUTOFF = 0.75
@@ -27,29 +30,6 @@ def _comparable(value: str, candidate: str) -> tuple[str, str]:
     return value.lower(), candidate.lower()
 
 
-#: Words and prefixes that turn an id into its opposite (`utter_order_not_placed`,
-#: `unblock_card`, `is_ineligible`): two ids that differ only by one of them are two real,
-#: opposite outcomes, never a typo of each other.
-_NEGATIONS = frozenset(
-    {
-        "not",
-        "no",
-        "non",
-        "never",
-        "none",
-        "dont",
-        "cannot",
-        "cant",
-        "didnt",
-        "isnt",
-        "wont",
-        "without",
-        "fail",
-        "failed",
-        "failure",
-    }
-)
-_NEGATING_PREFIXES = ("un", "non", "dis", "in", "im", "not")
 _TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 

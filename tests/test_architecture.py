@@ -4,11 +4,12 @@ pays a debt off; never raise one without saying why in the commit."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
 
-from benchmarks.architecture import circles, measure
+from benchmarks.architecture import circles, measure, word_tables
 
 #: Measured on the tree the counts came with; each may only go down.
 CEILINGS = {
@@ -18,6 +19,7 @@ CEILINGS = {
     "circles": 0,
     "function_imports": 218,
     "function_imports_unexplained": 0,
+    "english_word_tables": 79,  # 78 + one table of prompt-kind names (notation; counted by shape)
 }
 
 
@@ -123,3 +125,44 @@ def test_a_function_level_import_is_explained_by_a_start_up_comment(tmp_path: Pa
 def test_circles_are_the_groups_that_reach_each_other() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": {"e"}, "e": set(), "f": {"f"}}
     assert circles(graph) == [["a", "b", "c"]]
+
+
+def test_a_module_level_table_of_lower_case_words_is_an_english_word_table() -> None:
+    """Sets, tuples, lists, dict keys and split strings of three or more lower-case words, and
+    tables computed from such words; never a table of other strings, a short one, a dunder,
+    a function's own table."""
+    source = (
+        "STOP = frozenset({'a', 'an', 'the'})\n"  # 1
+        "WANTS: tuple[str, ...] = ('want', 'need', \"don't\")\n"  # 2
+        "SWAPS = {'my': 'your', 'mine': 'yours', 'i': 'you'}\n"  # 3
+        "_TEXT = 'so then well'\n"
+        "FILLER = frozenset(_TEXT.split()) | {'um'}\n"  # 5
+        "PAIRS = (('look up', 'find'), ('co-worker', 'colleague'))\n"  # 6
+        "NUMBERS = {1: 'one', 2: 'two', 3: 'three'}\n"  # 7
+        "SHORT = frozenset({'if', 'when'})\n"
+        "LETTERS = ('a', 'e', 'r')\n"
+        "CODES = ('env_var', 'no-project', 'parse')\n"
+        "TITLED = ('Yes', 'no', 'maybe')\n"
+        "NUMS = (1, 2, 3)\n"
+        "SCHEMA = {'type': 'object', 'properties': {'name': {'type': 'string'}}}\n"
+        "__all__ = ['one', 'two', 'three']\n"
+        "STEMS = frozenset(stem(w) for w in ('asked', 'asks', 'asking'))\n"  # 15
+        "NOISE = frozenset(stems('the a an it'))\n"  # 16
+        "DIGITS = {w: str(i) for i, w in enumerate(['zero', 'one', 'two'])}\n"  # 17
+        "PATTERN = frozenset(re.compile(w) for w in ('a+', 'b+', 'c+'))\n"
+        "def f():\n"
+        "    WORDS = {'one', 'two', 'three'}\n"
+    )
+    assert word_tables(ast.parse(source)) == [1, 2, 3, 5, 6, 7, 15, 16, 17]
+
+
+def test_word_tables_count_outside_the_lexicon_only(tmp_path: Path) -> None:
+    root = _package(
+        tmp_path,
+        {
+            "evalcore/__init__.py": "",
+            "evalcore/lexicon/__init__.py": "STOP = frozenset({'a', 'an', 'the'})\n",
+            "evalcore/reader.py": "STOP = frozenset({'a', 'an', 'the'})\n",
+        },
+    )
+    assert measure(root, ("evalcore",)).english_word_tables == ["evalcore/reader.py:1"]

@@ -1,5 +1,5 @@
 """Every phrase of the lexicon, English and notation, matches the lines it names and misses
-the ones it names."""
+the ones it names; every word table holds the words it names and none it names as outside."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ import re
 
 import pytest
 
-from evalcore.lexicon import Phrase, phrase, phrases
+from evalcore.lexicon import Phrase, Words, phrase, phrases, word_tables, words
 from evalcore.lexicon.en import prose_acts, stated_values
 from evalcore.lexicon.notation import mantle_conditions, mantle_references, reference_mentions
 
 ENGLISH = phrases("en")
 NOTATION = phrases("notation")
 EVERY = [*ENGLISH, *NOTATION]
+TABLES = [*word_tables("en"), *word_tables("notation")]
 
 
 @pytest.mark.parametrize("item", EVERY, ids=[p.name for p in EVERY])
@@ -94,3 +95,33 @@ def test_a_phrase_without_examples_both_ways_is_refused() -> None:
 def test_a_name_declared_twice_is_refused() -> None:
     with pytest.raises(ValueError, match="declared twice"):
         phrase("en.context.stop", r"^Stop", re.I, matches=("Stop now",), misses=("Go",))
+
+
+@pytest.mark.parametrize("table", TABLES, ids=[t.name for t in TABLES])
+def test_each_word_table_holds_its_members_and_none_of_its_non_members(table: Words) -> None:
+    missing = [w for w in table.members if w not in table.table]
+    wrongly = [w for w in table.non_members if w in table.table]
+    assert not missing, f"{table.name} lacks {missing}"
+    assert not wrongly, f"{table.name} holds {wrongly}, which it must not"
+    assert all(w == w.lower() for w in table.table), f"{table.name}: words are lower-case"
+
+
+def test_no_two_word_tables_hold_the_same_words() -> None:
+    """A table that means what another means is that table: one name, one place."""
+    seen: dict[frozenset[str], str] = {}
+    for table in TABLES:
+        key = frozenset(table.table)
+        assert key not in seen, f"{table.name} holds the same words as {seen.get(key)}"
+        seen[key] = table.name
+
+
+def test_a_word_table_is_handed_back_as_declared() -> None:
+    ordered = ("the", "a", "an")
+    assert words("en.test.ordered", ordered, members=("a",), non_members=("not",)) is ordered
+
+
+def test_a_word_table_without_words_both_ways_is_refused() -> None:
+    with pytest.raises(ValueError, match="holds and words it must not"):
+        words("en.test.no_edge", frozenset({"a", "an"}), members=("a",), non_members=())
+    with pytest.raises(ValueError, match="declared twice"):
+        words("en.context.stop", frozenset({"a"}), members=("a",), non_members=("b",))

@@ -9,11 +9,11 @@ from typing import Any
 from evalcore.agents.reference import Mutant
 from evalcore.definitions import Block, Project, Skill
 from evalcore.definitions.skill_model import clock_window_calls, skill_models, tool_keys
+from evalcore.lexicon.en.field_name_words import PHONE as _PHONE
 
 from ..planning.mantle_offers import session_fields
 
 TOOL_KINDS = frozenset({"skip_confirmation", "drop_on_success", "wrong_argument", "fail_silently"})
-_PHONE = ("phone", "mobile", "msisdn")
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,11 @@ under way: an Outreach and its replies, a reminder, a resumed conversation, an o
 
 from __future__ import annotations
 
+from evalcore.lexicon.en.user_line_words import REPLY_PRONOUNS as _PRONOUNS
+
 from ._anychat_builder import BuilderBase
 from .anychat_elements import ReplyOption, main_reply, opt_out_outcome, reply_options
 from .anychat_people import outreach_inputs, person
-
-#: Words that open a reply's meaning without saying what it is ("you will bring it back").
-_PRONOUNS = frozenset({"i", "you", "we", "they", "it"})
 
 
 def _reply_slug(option: ReplyOption) -> str:

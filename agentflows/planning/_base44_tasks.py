@@ -46,6 +46,7 @@ from evalcore.lexicon.en.skill_contents import (
     TASK_LEAD,
     TASK_SPLIT,
 )
+from evalcore.lexicon.en.stop_words import TASK_PHRASE as _STOP
 from evalcore.lexicon.notation.input_paths import (
     OUTPUT_PATH_ARG,
     PAGE_LITERAL,
@@ -87,7 +88,6 @@ _NAME_LIST = re.compile(r"[A-Za-z][\w-]*(?:\s*,\s*[A-Za-z][\w-]*)*")
 #: A quoted list of names holding one (`"button"`, `'input, textarea'`, `"input[type=text]"`),
 #: not prose that mentions it (`"click every button"`): `{}` is the escaped name.
 _QUOTED_NAME = r"['\"](?:[^'\"\s,]+\s*,\s*)*{}\b[^'\"\s,]*(?:\s*,\s*[^'\"\s,]+)*['\"]"
-_STOP = {"a", "an", "the", "to", "of", "for", "and", "or", "on", "in", "with", "any", "your"}
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, set_from_answer, skill_model
 from evalcore.lexicon.en.skill_prose import KEPT_IF_TOLD
 from evalcore.lexicon.en.skill_rules import OPTIONAL_ASK
+from evalcore.lexicon.en.user_line_words import GREETINGS as _GREETINGS
+from evalcore.lexicon.en.word_classes import CONDITION_OPENERS
 from evalcore.testdata import acted_on, branch_fit, callers_in, lacks, load_records, story_fit
 
 from ..drafting.offline import value_words
@@ -105,10 +107,6 @@ def _resumes(skill: Skill, walk: Walk, parked: str) -> bool:
     return walk.completed or any(a.kind == "question" and a.skill == skill.id for a in walk.asks)
 
 
-#: Words that open a sentence waiting on the user raising something first.
-_WAITS = frozenset(("if", "when", "whenever", "unless", "once"))
-
-
 def leads_back(skill: Skill, parked: str) -> bool:
     """Whether detour `skill` may offer or start `parked` of its own accord: a paragraph of
     its text that invokes `parked` says something besides sentences that wait on the user
@@ -119,7 +117,7 @@ def leads_back(skill: Skill, parked: str) -> bool:
     parts = sentences(skill.body or "")
     into = {p.paragraph for p in parts if f"@skill.{parked}" in p.text}
     return any(
-        p.paragraph in into and p.text.split(" ", 1)[0].strip(",").lower() not in _WAITS
+        p.paragraph in into and p.text.split(" ", 1)[0].strip(",").lower() not in CONDITION_OPENERS
         for p in parts
     )
 
@@ -614,10 +612,6 @@ class DetourBehaviors(PlannerBase):
                 80,
             )
         ]
-
-
-#: The words that open a conversation, never said mid-way.
-_GREETINGS = frozenset(("hi", "hello", "hey"))
 
 
 def without_greeting(line: str) -> str:

@@ -1,176 +1,18 @@
 """A skill's name as what a person asks for: "Replace a card", "File Claim" -> `want to
 replace a card`, `want to file a claim` (`name_intent`); a name that is a noun compound
 ("Order status", "Rent and payments") is no request. `VERBS` are the verbs a request starts
-with, which the planner and the offline drafter both read."""
+with, which the planner and the offline drafter both read (declared in
+`evalcore/lexicon/en/skill_name_words.py`)."""
 
 from __future__ import annotations
 
 from evalcore.definitions import Skill
-
-VERBS = frozenset(
-    [
-        "activate",
-        "add",
-        "apply",
-        "arrange",
-        "ask",
-        "block",
-        "book",
-        "buy",
-        "cancel",
-        "change",
-        "check",
-        "choose",
-        "close",
-        "create",
-        "declare",
-        "delete",
-        "dispute",
-        "download",
-        "edit",
-        "file",
-        "find",
-        "fix",
-        "get",
-        "join",
-        "leave",
-        "list",
-        "log",
-        "make",
-        "manage",
-        "move",
-        "open",
-        "order",
-        "pass",
-        "pay",
-        "plan",
-        "print",
-        "raise",
-        "rebook",
-        "redeem",
-        "refill",
-        "refund",
-        "register",
-        "reissue",
-        "remove",
-        "renew",
-        "rent",
-        "replace",
-        "report",
-        "request",
-        "reschedule",
-        "reserve",
-        "reset",
-        "return",
-        "review",
-        "schedule",
-        "search",
-        "see",
-        "send",
-        "set",
-        "sign",
-        "start",
-        "stop",
-        "submit",
-        "swap",
-        "switch",
-        "talk",
-        "speak",
-        "top",
-        "track",
-        "transfer",
-        "update",
-        "upgrade",
-        "upload",
-        "verify",
-        "view",
-        "withdraw",
-    ]
-)
-
-
-_DETERMINERS = frozenset(
-    ["a", "an", "the", "my", "your", "our", "their", "this", "that", "some", "any"]
-)
-
-
-_PREPOSITIONS = frozenset(
-    ["to", "with", "for", "about", "on", "in", "at", "from", "into", "up", "out", "off"]
-)
-
-
-_MASS = frozenset(
-    [
-        "travel",
-        "help",
-        "access",
-        "money",
-        "rent",
-        "insurance",
-        "information",
-        "advice",
-        "support",
-        "equipment",
-        "feedback",
-        "time",
-        "cover",
-        "coverage",
-        "leave",
-        "stock",
-        "inventory",
-    ]
-)
-
-
-_POSSESSED = frozenset(
-    [
-        "account",
-        "balance",
-        "booking",
-        "appointment",
-        "subscription",
-        "password",
-        "address",
-        "profile",
-        "card",
-        "policy",
-        "payment",
-        "reservation",
-        "plan",
-        "details",
-        "delivery",
-        "prescription",
-        "lease",
-        "order",
-        "orders",
-        "bill",
-        "statement",
-        "pin",
-        "limit",
-        "shift",
-        "schedule",
-    ]
-)
-
-
-_NOUN_HEADS = frozenset(
-    [
-        "status",
-        "history",
-        "details",
-        "info",
-        "overview",
-        "options",
-        "settings",
-        "payments",
-        "summary",
-        "support",
-        "help",
-        "count",
-        "issues",
-        "questions",
-    ]
-)
+from evalcore.lexicon.en.skill_name_words import MASS_NOUNS as _MASS
+from evalcore.lexicon.en.skill_name_words import NAME_DETERMINERS as _DETERMINERS
+from evalcore.lexicon.en.skill_name_words import NAME_PREPOSITIONS as _PREPOSITIONS
+from evalcore.lexicon.en.skill_name_words import NOUN_HEADS as _NOUN_HEADS
+from evalcore.lexicon.en.skill_name_words import POSSESSED as _POSSESSED
+from evalcore.lexicon.en.skill_name_words import REQUEST_VERBS as VERBS
 
 
 def _verb_phrase(words: list[str]) -> bool:

@@ -24,6 +24,7 @@ from typing import Any
 from evalcore.definitions import MemoryField, Project, memoized
 from evalcore.definitions.skill_model import skill_model
 from evalcore.lexicon.en.skill_rules import GIVING_AWAY, NEVER_RULE, TELL_ANYONE
+from evalcore.lexicon.en.word_classes import BE_FORMS
 
 from ._mantle_routable import user_routable
 from ._mantle_walk import Walk
@@ -98,7 +99,8 @@ def _as_request(text: str) -> str | None:
     and never say why ..."), and none where the sentence only describes ("Secret values are
     never shown here": no act to ask for, the line would be a fragment)."""
     match = _NEVER.search(text)
-    if match is None or text[: match.start()].split()[-1:] in _BEING:
+    # a form of "be" before "never" makes the sentence a description, not a command
+    if match is None or any(w in BE_FORMS for w in text[: match.start()].split()[-1:]):
         return None
     act = match["rule"]
     second = _NEVER.search(act)
@@ -116,9 +118,6 @@ def _as_request(text: str) -> str | None:
     rule = _ANYONE.sub(lambda m: f"{m['verb']} me", rule)
     return " ".join(rule.split()).rstrip(",") or None
 
-
-#: The word before "never" that makes the sentence a description, not a command.
-_BEING = [["is"], ["are"], ["was"], ["were"], ["be"], ["been"], ["being"]]
 
 _ANYONE = TELL_ANYONE
 

@@ -32,9 +32,15 @@ from evalcore.agents.reference import (
 from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.skill_model import sentences
 from evalcore.definitions.skill_model.cues import heard
+from evalcore.lexicon.en.description_words import FINITE_VERBS as _FINITE
+from evalcore.lexicon.en.description_words import INDEFINITE_PRONOUNS as _PRONOUNS
+from evalcore.lexicon.en.description_words import QUESTION_OPENERS as _QUESTION_WORDS
+from evalcore.lexicon.en.description_words import TELLERS as _TELLERS
+from evalcore.lexicon.en.description_words import TELLERS_WISHES as _WANTS
 from evalcore.lexicon.en.field_words import MONEY, own_words
 from evalcore.lexicon.en.skill_requests import ASKS_ABOUT, ASKS_WHEN
 from evalcore.lexicon.en.skill_rules import NEVER_ACT
+from evalcore.lexicon.en.word_classes import WH_WORDS
 from evalcore.simulator import opening_line
 
 from ..drafting.offline import best_value, content_stems, match_values, value_words
@@ -74,11 +80,6 @@ def subject(skill: Skill) -> str:
     return skill.name or skill.id.replace("_", " ")
 
 
-_CLAUSE_OPENERS = frozenset(
-    {"where", "what", "when", "how", "why", "who", "which", "whether", "if"}
-)
-
-
 def request_phrase(skill: Skill) -> str:
     """ "the account balance request": what the skill does as the name of a request, for a
     criterion to say ("does not say the account balance request is done"). The subject
@@ -107,19 +108,10 @@ def _lowered(phrase: str) -> str:
     return " ".join(w if len(w) > 1 and w.isupper() else w.lower() for w in words)
 
 
-#: Words that make a phrase a pronoun phrase ("Anything about shipping a service") or a
-#: clause ("Something in the apartment is broken"), not the name of a thing.
-_PRONOUNS = frozenset({"anything", "something", "everything", "nothing", "someone", "anyone"})
-_FINITE = frozenset(
-    {"is", "are", "was", "were", "did", "does", "do", "has", "have", "had", "can", "will"}
-    | {"won't", "isn't", "didn't"}
-)
-
-
 def _names_thing(phrase: str) -> bool:
     words = phrase.lower().replace(",", " ").split()
     first = words[0]
-    if first in _CLAUSE_OPENERS or first in _PRONOUNS or _FINITE & set(words):
+    if first in WH_WORDS or first in _PRONOUNS or _FINITE & set(words):
         return False
     return not first.endswith("ing")
 
@@ -554,13 +546,6 @@ def _is_choice(defs: MantleDefinitions, qualified: str) -> bool:
     return field is not None and bool(field.enum_values)
 
 
-#: First words of a description example told in the user's own person ("my parcel …", "I
-#: was …", "someone opened my box", "the lid on my box …").
-_TELLERS = frozenset(["my", "i", "it", "someone", "somebody", "the", "our", "we"])
-#: Second words that make such an example a request ("I need a new box", "I want to …").
-_WANTS = frozenset(["need", "want", "would", "d", "like", "can", "could", "will", "ll"])
-
-
 #: What a user says first when asking for a person where the skill would have them finish.
 _WONT_GO_ON = "I don't want to go on with this here."
 
@@ -570,7 +555,7 @@ def _about(skill: Skill) -> str:
     about = topic(skill).lower()
     first = about.split(" ", 1)[0]
     # "getting an expense into the system", "the executive's own calendar": no "my"
-    plain = first.endswith("ing") or first in ("the", "a", "an", "to", "my", *_CLAUSE_OPENERS)
+    plain = first.endswith("ing") or first in ("the", "a", "an", "to", "my", *WH_WORDS)
     whose = "" if plain else "my "
     return f"{whose}{about}"
 
@@ -644,12 +629,6 @@ def cue_line(defs: MantleDefinitions, skill: Skill, cue: str) -> str:
     if routed_skill(defs, routing_words(defs), line) == skill.id:
         return line
     return f"{activation_phrase(defs, skill)} {line}"
-
-
-#: First words that make a description example a question ("what's in the board pack").
-_QUESTION_WORDS = frozenset(
-    ["what", "when", "where", "which", "who", "why", "how", "is", "are", "did", "do", "does", "can"]
-)
 
 
 def _described_cue(defs: MantleDefinitions, skill: Skill, cue: str) -> str | None:

@@ -28,6 +28,16 @@ import re
 from typing import NamedTuple
 
 from evalcore.definitions import Skill
+from evalcore.lexicon.en.description_words import AGENT_PART as _AGENT_PART
+from evalcore.lexicon.en.description_words import JOB_NOUNS as _JOB_NOUNS
+from evalcore.lexicon.en.description_words import LIST_LEADS as _LIST_LEADS
+from evalcore.lexicon.en.description_words import OBJECT_HEADS as _OBJECT_HEADS
+from evalcore.lexicon.en.description_words import PLAIN_FORMS as _IRREGULAR
+from evalcore.lexicon.en.description_words import POLICY_WORDS as _POLICY_WORDS
+from evalcore.lexicon.en.description_words import SAY_VERBS as _SAY_VERBS
+from evalcore.lexicon.en.description_words import SPEAKERS as _SPEAKERS
+from evalcore.lexicon.en.description_words import TEAM_HOW, TEAM_WHO
+from evalcore.lexicon.en.description_words import WISH_VERBS as _WANTS
 from evalcore.lexicon.en.skill_requests import (
     ACTIVATE,
     ANY_OBJECT,
@@ -42,6 +52,7 @@ from evalcore.lexicon.en.skill_requests import (
     SUBJECT_VERB,
     WHO,
 )
+from evalcore.lexicon.en.word_classes import ARTICLES, WH_WORDS
 
 
 class Request(NamedTuple):
@@ -59,13 +70,6 @@ _WORDS = re.compile(r"[a-z0-9]+")
 #: "Activate when ...", not "Do NOT activate for ..." (a skill it is not for).
 _ACTIVATE = ACTIVATE
 _WHO = WHO
-_WH = ("what", "how", "when", "where", "which", "whether", "why", "who", "if")
-#: Words after which a first sentence's first word reads as an instruction ("Look up the
-#: status", "Connect the customer", "Post or announce").
-_OBJECT_HEADS = frozenset(
-    """the a an their your my customers customer's users callers people up out through or
-    and common any all some what how which where""".split()  # noqa: SIM905
-)
 #: Where a first sentence's request ends ("... by claim number", ", compare it ...").
 _CUT = CUT
 _OTHERS = OTHERS
@@ -78,16 +82,6 @@ def id_like(skill: Skill) -> bool:
     return not name or set(name) <= set(_WORDS.findall(skill.id.lower()))
 
 
-_IRREGULAR = {
-    "has": "have",
-    "is": "are",
-    "does": "do",
-    "was": "were",
-    "doesn't": "don't",
-    "isn't": "aren't",
-    "hasn't": "haven't",
-    "wasn't": "weren't",
-}
 _SUBJECT_VERB = SUBJECT_VERB
 
 
@@ -162,19 +156,7 @@ def _me(text: str) -> str:
 
 #: Words of the team's wording that a person never says of their own message or request
 #: ("post a user-provided message" -> "post a message").
-_TEAM_WORDS = frozenset(
-    f"{who}-{what}"
-    for who in ("user", "customer", "caller", "client", "employee", "member")
-    for what in ("provided", "supplied", "specified", "given", "written", "defined")
-)
-
-
-#: The agent's rules about a value, not what a person says of it ("post to an allowed
-#: channel" -> "post to a channel"): the person names the thing, the agent checks the rule.
-_POLICY_WORDS = frozenset(
-    """allowed approved permitted authorized authorised specified designated allowlisted
-    whitelisted""".split()  # noqa: SIM905
-)
+_TEAM_WORDS = frozenset(f"{who}-{how}" for who in TEAM_WHO for how in TEAM_HOW)
 
 
 def _articles_fit(words: list[str]) -> list[str]:
@@ -205,15 +187,6 @@ def plain_words(clause: str) -> str:
     return " ".join(out)
 
 
-#: What an agent goes on to do after the request a description's first sentence names
-#: ("... and confirm when they are done", "... and report download speed").
-_AGENT_PART = frozenset(
-    """confirm report route explain compare list offer ask tell give escalate record send
-    summarise summarize provide share return read show suggest log notify hand then
-    optionally""".split()  # noqa: SIM905
-)
-
-
 def _until_agent_part(clause: str) -> str:
     """The request without what the agent does after it ("guide the customer through
     power-cycling their router and confirm when they are done" -> "guide the customer
@@ -229,11 +202,6 @@ def _until_agent_part(clause: str) -> str:
         if word.lower() == "and" and seen_object and following in _AGENT_PART:
             return " ".join(words[:at])
     return clause
-
-
-#: The agent's job named as a noun ("balance lookups", "status checks"): a person asks for
-#: the thing itself to be checked.
-_JOB_NOUNS = frozenset(("lookup", "lookups", "look-up", "look-ups", "checks"))
 
 
 def _thing_checked(item: str, skill: Skill) -> Request | None:
@@ -286,7 +254,7 @@ def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
         elif verb in ("asks", "ask") and lead == "for":
             what = _first_item(tail.partition(" ")[2])
             when.append(Request(f"want to ask for {_you(what)}", f"Hi, could I get {_me(what)}?"))
-        elif verb in ("asks", "ask") and lead in _WH:
+        elif verb in ("asks", "ask") and lead in WH_WORDS:
             what = _first_item(tail)
             when.append(
                 Request(f"want to know {_you(what)}", f"Hi, I'd like to know {_said(what)}.")
@@ -295,16 +263,6 @@ def _activation(skill: Skill) -> tuple[list[Request], list[Request]]:
             what = plain_words(_first_item(tail.partition(" ")[2]))
             when.append(Request(f"want to {_you(what)}", f"Hi, I want to {_me(what)}."))
     return when, listed
-
-
-#: Who the description says speaks ("when the customer says ...").
-_SPEAKERS = frozenset(
-    {"customer", "customers", "user", "users", "caller", "callers", "member", "members"}
-    | {"employee", "employees", "person", "client", "clients", "they"}
-)
-_SAY_VERBS = frozenset(("says", "say", "types", "type", "writes", "write"))
-_ARTICLES = frozenset(("a", "an", "the"))
-_WANTS = frozenset(("want", "wants", "need", "needs", "ask", "asks"))
 
 
 def _items(text: str) -> list[str]:
@@ -330,7 +288,7 @@ def _owned(item: str, whose: str) -> str:
     looks high")."""
     words = item.split()
     for at, word in enumerate(words):
-        if word.lower() in _ARTICLES:
+        if word.lower() in ARTICLES:
             return " ".join([*words[:at], whose, *words[at + 1 :]])
     return item
 
@@ -369,7 +327,7 @@ def _person_words(skill: Skill) -> list[Request]:
         if match["how"].lower() != "for":
             continue
         for item in _items(match["rest"]):
-            if item.split(" ", 1)[0].lower() in _WH and len(item.split()) >= 3:
+            if item.split(" ", 1)[0].lower() in WH_WORDS and len(item.split()) >= 3:
                 mine, yours = _owned(item, "my"), _owned(item, "your")
                 out.append(
                     Request(f"want to know {_you(yours)}", f"Hi, I'd like to know {_said(mine)}.")
@@ -414,7 +372,7 @@ def instruction_request(skill: Skill) -> Request | None:
     words = sentences[0].split()
     if len(words) < 3 or words[1].lower().strip(",") not in _OBJECT_HEADS:
         return None
-    if words[0].lower() in _WH:
+    if words[0].lower() in WH_WORDS:
         return None  # "Where an existing claim stands": a topic, not an instruction
     if INFLECTED.search(words[0].lower()):
         return None  # "Reporting a loss", "Books a table": a description, not an instruction
@@ -457,10 +415,6 @@ def _without_listed(clause: str, rest: str) -> str:
     return clause
 
 
-#: Words a list of choices follows ("samples to the sequencing, proteomics or …").
-_LIST_LEADS = frozenset({"to", "for", "with", "in", "on", "at", "of", "from"})
-
-
 def _topic(skill: Skill) -> Request | None:
     """The description's first clause as the subject of the request."""
     sentences = _sentences(skill)
@@ -473,14 +427,14 @@ def _topic(skill: Skill) -> Request | None:
         return None
     clause = plain_words(clause[:1].lower() + clause[1:])
     words = clause.split()
-    if len(words) > 2 and words[0] in _WH and words[1] == "to":
+    if len(words) > 2 and words[0] in WH_WORDS and words[1] == "to":
         # "where to find or download a payslip by country" -> "Where can I find my payslip?"
         rest = plain_words(" ".join(words[2:]).split(" by ", 1)[0])
         return Request(
             f"want to know {words[0]} you can {_you(_owned(rest, 'your'))}",
             f"Hi, {words[0]} can I {_me(_owned(rest, 'my'))}?",
         )
-    if words[0] in _WH:
+    if words[0] in WH_WORDS:
         return Request(f"want to know {_you(clause)}", f"Hi, I'd like to know {_said(clause)}.")
     return Request(f"want help with {_you(clause)}", f"Hi, I need help with {_me(clause)}.")
 

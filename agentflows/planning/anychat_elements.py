@@ -47,6 +47,9 @@ from evalcore.lexicon.en.playbook_prose import (
 from evalcore.lexicon.en.playbook_prose import OFFER_INSTEAD as OFFERS_INSTEAD
 from evalcore.lexicon.en.playbook_prose import OPENER_OPTION as _REPLY_OPTION
 from evalcore.lexicon.en.playbook_prose import OPENER_OR_OPTION as _OR_OPTION
+from evalcore.lexicon.en.stop_words import PLAYBOOK_OVERLAP as _STOP
+from evalcore.lexicon.en.tool_verb_words import CANCEL_VERBS as _CANCEL_VERBS
+from evalcore.lexicon.en.tool_verb_words import CREATE_VERBS as _CREATE_VERBS
 
 from ..drafting.offline import Choice, Direction, parse_direction
 
@@ -54,47 +57,9 @@ from ..drafting.offline import Choice, Direction, parse_direction
 _VAGUE_FIELDS = {"name", "title", "status", "source"}
 _LOOKUP_PREFIXES = ("lookup_", "find_", "get_", "search_", "fetch_")
 _AVAILABILITY_WORDS = ("availability", "available", "slots", "check_")
-_CREATE_VERBS = {"book", "create", "schedule", "add", "make"}
-_CANCEL_VERBS = {"cancel", "delete", "remove"}
 _HANDOFF = HANDOFF
 _OPT_OUT = OPT_OUT
 _WORD = re.compile(r"[a-z0-9]+")
-_STOP = {
-    "a",
-    "an",
-    "the",
-    "to",
-    "of",
-    "or",
-    "and",
-    "for",
-    "in",
-    "on",
-    "at",
-    "is",
-    "it",
-    "its",
-    "their",
-    "they",
-    "them",
-    "with",
-    "this",
-    "that",
-    "any",
-    "anything",
-    "person",
-    "wants",
-    "want",
-    "including",
-    "about",
-    "no",
-    "not",
-    "now",
-    "other",
-    "after",
-    "help",
-    "new",
-}
 
 
 def words(text: str) -> set[str]:

@@ -14,6 +14,10 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Outreach, PersonField
+from evalcore.lexicon.en.field_name_words import DAY_WORDS as _DAY_WORDS
+from evalcore.lexicon.en.field_name_words import PERSON_NAME as _PERSON_NAME
+from evalcore.lexicon.en.field_name_words import PLACE_NAMES as _PLACE_WORDS
+from evalcore.lexicon.en.field_name_words import READ_OUT_NUMBERS as _NUMBERED
 
 from .anychat_clock import CLOCK, on_open_day, project_clock
 
@@ -33,8 +37,6 @@ ROSTER: tuple[tuple[str, str, str], ...] = (
     ("Lucas", "Moreau", "+16175550108"),
 )
 _NONE_CHOICES = {"none", "other", "n/a", "unknown"}
-#: Words of a field whose value is a number the person reads out (a card or member number).
-_NUMBERED = frozenset({"number", "no", "id", "code"})
 _DURATION = re.compile(r"^(-)?P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$")
 
 
@@ -166,13 +168,7 @@ def outreach_inputs(
     return values
 
 
-#: Words of an input that is the person's own name (`firstName`, `name`).
-_PERSON_NAME = frozenset({"first", "last", "full", "name", "given", "family"})
-_DAY_WORDS = frozenset({"date", "day", "deadline", "due", "until", "expiry", "expires"})
 _TIME_WORDS = frozenset({"time", "hour"})
-_PLACE_WORDS = frozenset(
-    {"club", "store", "shop", "branch", "location", "site", "office", "clinic", "studio", "gym"}
-)
 #: A plausible value of the thing an input names, by a word of its name.
 _PLAUSIBLE: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"title", "book"}), "The Quiet Orchard"),

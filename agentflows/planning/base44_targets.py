@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from evalcore.lexicon.en.skill_guides import CASE_STYLE, NAME_CASE
+from evalcore.lexicon.en.tool_verb_words import API_MEANINGS as VOCABULARY
 
 from .base44_skillmd import Command, Pair, Resource, SkillText
 
@@ -50,23 +51,6 @@ _STOP = {
     "every",
     "user",
     "says",
-}
-#: Everyday verbs → the API words they usually mean (for matching triggers to pairs).
-VOCABULARY = {
-    "list": ("list", "filter"),
-    "show": ("list", "get"),
-    "save": ("create",),
-    "store": ("create",),
-    "add": ("create",),
-    "database": ("entities",),
-    "log": ("login", "auth", "me"),
-    "sign": ("login", "auth"),
-    "call": ("invoke",),
-    "run": ("invoke",),
-    "remove": ("delete",),
-    "delete": ("delete",),
-    "edit": ("update",),
-    "change": ("update",),
 }
 JSON_KEY = re.compile(r'"([^"]+)"\s*:')
 _RUNNERS = ("npx ", "npm ", "yarn ", "pnpm ")

@@ -40,6 +40,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..lexicon.en import agent_turns as en
+from ..lexicon.en.agent_line_words import GO_BACK as _BACK
 from ..llm.usage import Usage
 from ._base import SimulatorStep, Utterance
 from ._context import ContextFact, FactContext
@@ -51,17 +52,6 @@ AGREE = "Yes, that's right. Please go ahead."
 DECLINE = "No, please don't. I've changed my mind."
 UNKNOWN = "Sorry, I don't know that."
 
-#: Words of an offer to go back to the task a digression left ("Shall we continue with it?").
-_BACK = (
-    "go back to",
-    "get back to",
-    "come back to",
-    "continue with",
-    "return to",
-    "resume",
-    "pick up where",
-    "carry on with",
-)
 RESUME_YES = "Yes, please, let's go back to it."
 
 

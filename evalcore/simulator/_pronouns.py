@@ -12,56 +12,16 @@ from __future__ import annotations
 
 import re
 
-#: Verbs after which "you" is the subject ("what policies you have" -> "I have"), with the
-#: first person's form where it differs.
-SUBJECT_VERBS = {
-    "have": "have", "had": "had", "need": "need", "want": "want", "can": "can",
-    "will": "will", "would": "would", "should": "should", "do": "do", "did": "did",
-    "hold": "hold", "own": "own", "are": "am", "were": "was", "could": "could",
-    "might": "might", "must": "must", "may": "may", "shall": "shall", "don": "don",
-    "didn": "didn", "won": "won", "weren": "wasn",
-}  # fmt: skip
+from ..lexicon.en.pronoun_words import AFTER_OBJECT as _AFTER_OBJECT
+from ..lexicon.en.pronoun_words import CLAUSE_OPENERS as _CLAUSE_OPENERS
+from ..lexicon.en.pronoun_words import CONTRACTED as _CONTRACTED
+from ..lexicon.en.pronoun_words import COPULAS as _COPULAS
+from ..lexicon.en.pronoun_words import DETERMINERS as _DETERMINERS
+from ..lexicon.en.pronoun_words import OBJECT_VERBS as _OBJECT_VERBS
+from ..lexicon.en.pronoun_words import PREPOSITIONS as _PREPOSITIONS
+from ..lexicon.en.pronoun_words import SUBJECT_VERBS
+from ..lexicon.en.pronoun_words import SWAPS as _SWAPS
 
-#: Contractions of "you" as a subject, with the first person's ending ("you're" -> "I'm").
-_CONTRACTED = {"d": "d", "ll": "ll", "re": "m", "ve": "ve"}
-
-#: Words that open a clause, so a "you" right after them is its subject.
-_CLAUSE_OPENERS = frozenset({
-    "and", "but", "or", "so", "because", "if", "whether", "that", "when", "whenever", "while",
-    "since", "as", "though", "although", "unless", "until", "once", "before", "where", "what",
-    "which", "who", "how", "why", "than"
-})  # fmt: skip
-
-#: Prepositions: a "you" after one is an object ("with you", "for you").
-_PREPOSITIONS = frozenset({
-    "to", "for", "with", "from", "about", "at", "on", "by", "of", "into", "onto", "towards",
-    "toward", "without", "against", "between", "like", "near", "behind", "beside", "around",
-    "through"
-})  # fmt: skip
-
-#: Verbs that take a person as their object ("call you back", "let you know", "owe you").
-_OBJECT_VERBS = frozenset({
-    "give", "send", "offer", "show", "tell", "ask", "email", "call", "text", "remind", "charge",
-    "owe", "pay", "refund", "bill", "contact", "reach", "connect", "transfer", "help", "let",
-    "make", "get", "put", "keep", "leave", "cost", "take", "bring", "thank", "see", "hear",
-    "meet", "phone", "notify", "update", "invite", "assure", "promise", "serve", "lend"
-})  # fmt: skip
-
-#: Words that follow an object "you" ("to you and your family", "give you a refund").
-_AFTER_OBJECT = frozenset({
-    "a", "an", "the", "my", "your", "his", "her", "their", "our", "some", "this", "these",
-    "those", "back", "up", "and", "or", "today", "now", "again", "too", "first"
-})  # fmt: skip
-
-#: "it's you on file": after a form of "be", the spoken first person is "me".
-_COPULAS = frozenset({"is", "s", "was", "be", "been", "being"})
-
-_DETERMINERS = frozenset({
-    "a", "an", "the", "my", "your", "his", "her", "their", "our", "this", "that", "these",
-    "those", "any", "each", "every", "no"
-})  # fmt: skip
-
-_SWAPS = {"your": "my", "yours": "mine", "yourself": "myself", "yourselves": "ourselves"}
 _APOSTROPHES = ("'", "\u2019")
 
 

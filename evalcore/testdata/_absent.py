@@ -17,10 +17,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..lexicon.en.field_name_words import ID_TAILS as _ID_TAILS
 from ._records import DataRecords
 
-#: The last word of a field named as a reference to a thing (`report_id` -> `report`).
-_ID_TAILS = ("id", "number", "ref", "reference", "code", "no")
 #: Values of a choice that say the person has none of it (`loyalty_tier: none`).
 NONE_VALUES = frozenset({"none", "no", "null", "unknown", "n/a", "not_applicable"})
 _WORD = re.compile(r"[a-z0-9]+")

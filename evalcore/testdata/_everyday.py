@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..lexicon.en.field_name_words import PAID as _PAID
 from ._records import DataRecords
 from ._told import _words as told_words
 
@@ -48,8 +49,6 @@ EVERYDAY = (
         ("Portugal", "Brazil", "Canada", "Poland", "Japan"),
     ),
 )
-#: Words of a field that names who was paid (`merchant`).
-_PAID = frozenset(["merchant", "vendor", "payee", "supplier"])
 #: Merchants by the words of the expense kind they fit (`lodging`, `ground_transport`).
 MERCHANTS = (
     Things(

@@ -12,13 +12,11 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
+from ..lexicon.en.user_line_words import AMOUNT_HIGH as HIGH
+from ..lexicon.en.user_line_words import AMOUNT_LOW as LOW
 from ._records import DataRecords
 
 _FORMATS = ("%m/%d/%Y", "%Y-%m-%d", "%d.%m.%Y", "%Y-%m")
-#: Words of a request that says the amount is above what is usual.
-HIGH = ("high", "higher", "too much", "expensive", "more than usual", "went up", "increase")
-#: Words of a request that says the amount is below what is usual.
-LOW = ("low", "lower", "less than usual", "went down", "decrease", "cheaper")
 
 
 def _date(value: Any) -> date | None:

@@ -16,6 +16,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lexicon.en.audience import PERSON_WORD, SERVES, THINGS, WRITERS
+from ..lexicon.en.people_words import COLLECTIVE as _COLLECTIVE
+from ..lexicon.en.people_words import GENERIC_PEOPLE as _GENERIC
+from ..lexicon.en.people_words import GET_IN_TOUCH as _GET_IN_TOUCH
+from ..lexicon.en.people_words import NOT_PERSON_WORDS as _FUNCTION_WORDS
+from ..lexicon.en.people_words import REACH_VERBS as _REACH_VERBS
+from ..lexicon.en.people_words import TOWARDS as _TOWARDS
 from ._audience_list import listed_people
 from ._rng import case_rng
 from ._shared_scan import Scan
@@ -223,13 +229,8 @@ def _fitting(roles: tuple[str, ...], scan: Scan) -> tuple[str, ...]:
 _AUDIENCE = SERVES
 
 
-_GENERIC = {"customer", "user", "client", "people", "person", "you", "example", "them"}
 # "Riders write to you from the app": the people as the subject of talking to the agent
 _WRITERS = WRITERS
-#: Verbs of the agent's users getting in touch ("Patients and caregivers call or text to
-#: refill ...").
-_GET_IN_TOUCH = frozenset({"call", "text", "write", "message", "phone", "email"})
-_TOWARDS = frozenset({"to", "in", "us", "you"})
 
 
 def _callers(text: str) -> list[str]:
@@ -246,15 +247,6 @@ def _callers(text: str) -> list[str]:
                 out.append(words[0])
     return out
 
-
-#: Nouns for a group of people: one of them is "one of the staff", not "a staff".
-_COLLECTIVE = {"staff", "crew", "team", "personnel"}
-#: Words of a person word's shape that are no noun at all ("for another week").
-_FUNCTION_WORDS = {
-    "another", "other", "either", "neither", "whether", "together", "rather", "after",
-    "over", "under", "never", "ever", "however", "whatever", "whenever", "later", "further",
-    "earlier", "sooner", "longer", "per", "each",
-}  # fmt: skip
 
 # A word that names people by what they do: "drivers", "researchers", "nurses", "tenants".
 _PERSON_WORD = PERSON_WORD
@@ -346,10 +338,6 @@ def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
     if best is not None:
         return _fitting(best[1], scan)
     return ("a regular customer", "a first-time customer", "a long-standing customer")
-
-
-#: Verbs of a sentence whose subject is the agent's users: "Employees reach you via DM".
-_REACH_VERBS = frozenset(("reach", "contact", "message"))
 
 
 def _reaching(text: str) -> list[str]:

@@ -22,6 +22,9 @@ from typing import Any
 
 from .._readbytes import RefusedFile, read_limited
 from .._sha256 import sha256
+from ..lexicon.en.field_name_words import AWAITED as _AWAITED
+from ..lexicon.en.field_name_words import HAD_STATES as _HAD
+from ..lexicon.en.field_name_words import ROLE_PREFIXES as ROLE_PREFIXES
 from ..lexicon.en.record_states import INACTIVE
 from ._slots import upcoming
 
@@ -262,12 +265,6 @@ class DataRecords:
 #: `landed`): what a branch about the state of a thing they have needs, and what one about
 #: finding or sending a thing they are still waiting for rules out.
 _REACHED = frozenset({"delivered", "received", "collected", "picked_up", "arrived", "landed"})
-#: Words of a branch's value that speak of the state of a thing the person has
-#: (`report_damaged`): only a thing that reached them arrived damaged.
-_HAD = frozenset({"damaged", "damage", "broken", "defective", "faulty", "cracked", "torn"})
-#: Words of a branch's value that speak of a thing the person is still waiting for
-#: (`track`, `report_missing`, `change_delivery`): one already delivered needs none of it.
-_AWAITED = frozenset({"track", "trace", "locate", "missing", "lost", "delivery", "redeliver"})
 
 
 def _statuses(record: Mapping[str, Any]) -> list[str]:
@@ -342,13 +339,6 @@ def _same(value: Any, seeded: str) -> bool:
 
 def _scalar(value: Any) -> bool:
     return isinstance(value, str | int | float) and not isinstance(value, bool)
-
-
-#: A field's first word that says which one of a kind it is: `from_station`, `to_station`.
-ROLE_PREFIXES = frozenset(
-    {"from", "to", "origin", "destination", "pickup", "dropoff", "start", "end", "source",
-     "target", "home", "other", "second", "alternative", "nearest"}
-)  # fmt: skip
 
 
 def role_prefix(field_name: str, key: str) -> str | None:

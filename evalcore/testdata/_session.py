@@ -17,11 +17,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .._sha256 import sha256
+from ..lexicon.en.field_name_words import SHAPE_WORDS as _SHAPE
 from ._records import ROLE_PREFIXES, Collection, DataRecords, in_standing, record_name
 from ._rng import case_rng
-
-#: Words of a field name that say its shape, not what it is (`store_id` is a store).
-_SHAPE = frozenset({"id", "code", "number", "no", "num", "ref", "is", "has"})
 
 
 def _words(name: str) -> list[str]:

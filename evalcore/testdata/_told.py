@@ -17,6 +17,12 @@ import random
 import re
 from dataclasses import dataclass
 
+from ..lexicon.en.field_name_words import MESSAGE_TEXT as _MESSAGE
+from ..lexicon.en.field_name_words import MORE_ON_FILE as _MORE
+from ..lexicon.en.field_name_words import POSTS as _POSTS
+from ..lexicon.en.field_name_words import WHAT_HAPPENED as _WHAT
+from ..lexicon.en.field_name_words import WHERE_HAPPENED as _WHERE
+from ..lexicon.en.field_name_words import WRONG as _WRONG
 from ._values import FieldSpec
 
 
@@ -194,8 +200,6 @@ FAULTS = (
         "The ceiling light in the hallway flickers and sometimes goes off.",
     ),
 )
-#: Words of a field that asks what is wrong with something (not what happened to someone).
-_WRONG = frozenset(["wrong", "broken", "fault", "faulty", "defect"])
 
 
 def fault_for(fixed: str) -> Fault | None:
@@ -292,28 +296,6 @@ NOTICES = (
     "The third-floor kitchen is closed for cleaning on Friday afternoon.",
     "Welcome to the two colleagues who joined our team this week!",
 )
-#: Words of a skill that posts or announces a message the user gives (a channel, a board).
-_POSTS = frozenset(
-    [
-        "post",
-        "posts",
-        "posting",
-        "announce",
-        "announces",
-        "announcement",
-        "broadcast",
-        "channel",
-        "channels",
-    ]
-)
-#: Words of a field that is the text of a message (`message_text`, `announcement`).
-_MESSAGE = frozenset(["message", "announcement", "notice", "post"])
-#: Words of a field that asks what happened (not why someone calls, nor a note).
-_WHAT = frozenset(["incident", "damage", "accident", "loss", "cause", "caused"])
-#: Words of a field that asks where something happened.
-_WHERE = frozenset(["location", "place", "where"])
-#: Words of a field for anything more the person wants on file.
-_MORE = frozenset(["additional", "extra", "further", "witness", "witnesses"])
 
 
 def _words(text: str) -> list[str]:

@@ -20,6 +20,9 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..lexicon.en.field_name_words import SPAN_ENDS as _SPAN_END
+from ..lexicon.en.field_name_words import SPAN_STARTS as _SPAN_START
+from ..lexicon.en.field_name_words import TIME_UNITS as _TIME_UNIT
 from ..lexicon.en.field_specs import (
     ADDRESS_NAME,
     AGE_WORD,
@@ -203,12 +206,6 @@ def spoken_date(day: dt.date) -> str:
     return f"{day.day} {day.strftime('%B %Y')}"
 
 
-#: Words of a date field's name that make it the start or the end of a span
-#: (`override_start`, `depart_date`; `override_end`, `return_date`, `check_out`).
-_SPAN_START = frozenset({"start", "from", "depart", "departure", "outbound", "begin", "checkin"})
-_SPAN_END = frozenset({"end", "until", "return", "checkout"})
-
-
 def span_role(spec: FieldSpec) -> str | None:
     """`start` or `end` for a date field named as one end of a span, else None."""
     words = {w for w in spec.name.lower().split("_") if w}
@@ -381,8 +378,6 @@ _DURATIONS: dict[str, tuple[int, int]] = {
     **dict.fromkeys(("day", "days"), (1, 14)),
     **dict.fromkeys(("week", "weeks"), (1, 8)),
 }
-#: The full word of a duration's short form.
-_TIME_UNIT = {"min": "minute", "mins": "minute", "hr": "hour", "hrs": "hour"}
 
 
 #: The units a quantity is counted in, by the word a field's name or its description's

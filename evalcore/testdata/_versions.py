@@ -13,11 +13,10 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..lexicon.en.field_name_words import AHEAD as _AHEAD
+
 #: A release tag: an optional `v`, three numbers, an optional pre-release part.
 _TAG = re.compile(r"(?P<v>v?)(?P<major>\d+)\.(?P<minor>\d+)\.(?P<patch>\d+)(?P<pre>-[\w.]+)?")
-
-#: A field's first word that names the tag a change moves to (`target_version`).
-_AHEAD = frozenset({"target", "new", "to", "next"})
 
 
 def is_tag(value: Any) -> bool:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ..lexicon.en.stop_words import FILE_NAME as _STOP
+
 _SLUG = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)*")
-_STOP = {"a", "an", "the", "and", "or", "of", "to", "for", "with", "in", "on", "is", "it"}
 
 
 def slugify(text: str, *, sep: str = "_", max_words: int = 6, max_len: int = 60) -> str:

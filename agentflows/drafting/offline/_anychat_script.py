@@ -32,6 +32,8 @@ from evalcore.lexicon.en.customer_pushes import (
     WITH_ME_VERB,
     YES_NO_CLAUSE,
 )
+from evalcore.lexicon.en.instruction_words import ANYONE as _ANYONE
+from evalcore.lexicon.en.instruction_words import ME_VERBS as _ME_VERBS
 from evalcore.lexicon.en.playbook_prose import (
     ALTERNATIVE_ACTIONS,
     FIRST_PERSON,
@@ -72,9 +74,6 @@ NOT_MIND = "We're neighbours, I'm sure they won't mind."
 #: pushed with an unoffered time instead (`INSIST_TIME`).
 PUSHED_DAY = "Saturday"
 _CUT = re.compile(r"[:;(]|, ")
-_ME_VERBS = ("give", "promise", "tell", "send", "show", "share", "quote")
-#: Whom a rule forbids telling ("Never tell anyone ..."): the person pushing is that one.
-_ANYONE = frozenset({"anyone", "anybody", "people", "customers", "members", "callers"})
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,7 @@ from evalcore.lexicon.en.case_directions import LEAD_IN as _LEAD_IN
 from evalcore.lexicon.en.case_directions import PERSONA as _PERSONA
 from evalcore.lexicon.en.case_directions import RELATIVE as _RELATIVE
 from evalcore.lexicon.en.case_directions import REQUIREMENT_START as _REQUIREMENT_START
+from evalcore.lexicon.en.user_line_words import NEW_STATEMENT as _NEW_STATEMENT
 
 from ._direction_values import (
     STOPWORDS,
@@ -79,8 +80,6 @@ from ._direction_values import (
 )
 
 _SPLIT_CLAUSES = re.compile(r"[;.!?\n]+(?:\s+|$)|[;!?\n]+")
-_NEW_STATEMENT_TEXT = "the that it no nothing a an they he she this there every each its"
-_NEW_STATEMENT = frozenset(_NEW_STATEMENT_TEXT.split())
 
 _SKILL_VERBS: tuple[tuple[str, str], ...] = (
     ("skill_cancelled", r"(?:is\s+|gets\s+)?cancel(?:l)?ed|cancels"),

@@ -15,19 +15,7 @@ from typing import Any
 from evalcore.definitions import memoized
 from evalcore.lexicon.en import stem
 from evalcore.lexicon.en.negated_mentions import WORD_BEFORE as _NEGATED
-
-#: Function words (and words every domain uses) that never identify a value.
-_STOPWORD_TEXT = """
-a about after again agent all also am an and any are as at be been before being but by
-can could customer customers did do does doing don't for from get got had has have
-having he her here him his how i i'd i'm i've if in into is isn't it it's its just let
-like me more my myself need needed needs new no nor not now of off on once one only or
-other our out over own person please same she should so some someone something such than
-that the their them then there these they thing things this those through to too under
-until up us user very want wanted wants was wasn't we were what when where which while
-who whom why will with would you your yours
-"""
-STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+from evalcore.lexicon.en.stop_words import NO_VALUE as STOPWORDS
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9'_]*")
 

@@ -25,15 +25,12 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.skill_model import prose_verb, recorded_early, sentences
+from evalcore.lexicon.en.instruction_words import LEFT_TO_MODEL as _LEFT_TO_MODEL
+from evalcore.lexicon.en.word_classes import CONDITION_OPENERS
 
 from ._direction_values import words
 from ._mantle_facts import spoken
 
-#: Words of a step description that leave the question to the model: what to assume or
-#: work out instead of asking ("without asking").
-_LEFT_TO_MODEL = frozenset({"asking", "assume", "infer", "default"})
-#: Words that open a sentence waiting on something first ("When no attempts are left").
-_WAITS = frozenset({"if", "when", "whenever", "unless", "once"})
 #: Words that, together, say when only to ask ("Only ask when the claim type is auto").
 _ONLY_WHEN = frozenset({"only", "ask"})
 
@@ -127,7 +124,7 @@ def prose_asks_first(defs: MantleDefinitions, skill: Skill, block: str, qualifie
         # a hand-off on what the request is, not one that waits on an outcome ("When no
         # attempts are left, hand over to …", "If @memory.project.… is not true, run …")
         first = sentence.text.split(None, 1)[0].strip(",").lower() if sentence.text else ""
-        if "@skill." in sentence.text and first not in _WAITS:
+        if "@skill." in sentence.text and first not in CONDITION_OPENERS:
             return True
     return False
 

@@ -20,17 +20,11 @@ from typing import Any
 from evalcore.agents.reference import example_modes
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.skill_model import paragraphs
+from evalcore.lexicon.en.user_line_words import PLAIN_CHOICES as _PLAIN
+from evalcore.lexicon.en.user_line_words import SPOKEN_QUESTION_OPENERS as _ASKING
 from evalcore.testdata import DataRecords
 
 from ._direction import content_stems
-
-#: Words a spoken question opens with ("when is the tech coming", "where's my bag").
-_ASKING = frozenset(
-    {"when", "where", "what", "why", "how", "who", "which", "whose"}
-    | {"when's", "where's", "what's", "how's", "who's"}
-    | {"is", "are", "was", "were", "can", "could", "do", "does", "did", "will", "would"}
-    | {"has", "have", "should"}
-)
 
 
 def asks(phrase: str) -> bool:
@@ -86,9 +80,6 @@ def scoping_values(skill: Skill, given: dict[str, Any]) -> dict[str, Any]:
                 break
     return out
 
-
-#: Choice values that are words of any request, not the name of a branch.
-_PLAIN = frozenset({"other", "none", "yes", "no", "unknown", "general", "help", "more"})
 
 #: A name of the data's own making (`push-gateway`, `SK480016`), not a word of the language
 #: (`open`, `closed`): hyphenated, dotted or joined with underscores, or holding a digit.

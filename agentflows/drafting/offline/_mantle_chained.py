@@ -19,15 +19,13 @@ from evalcore.agents.reference import field_examples
 from evalcore.definitions import MantleDefinitions
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import qualify
+from evalcore.lexicon.en.user_line_words import REQUEST_QUESTION_OPENERS as _ASKING
 from evalcore.simulator import ContextFact
 from evalcore.testdata import FieldSpec, typed_value
 
 from ...planning import CHAINED
 from ._direction import value_words
 from ._mantle_script import Script
-
-#: Openers of a request that is a question ("can you deliver my bag …").
-_ASKING = ("can ", "could ", "would ", "will ", "where ", "what ", "how ", "is ", "do ")
 
 
 def chain_of(facts: dict[str, Any]) -> dict[str, Any] | None:

@@ -29,16 +29,16 @@ from evalcore.definitions import Skill
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import Sentence, sentences
 from evalcore.definitions.skill_model.cues import user_cue
+from evalcore.lexicon.en.instruction_words import BE_FORMS as _BE
+from evalcore.lexicon.en.instruction_words import CUE_SAYING as _SAYING
+from evalcore.lexicon.en.instruction_words import DO_FORMS as _DO
+from evalcore.lexicon.en.word_classes import THIRD_PERSON_SUBJECTS
 
-_SUBJECTS = frozenset({"they", "he", "she"})
-_SAYING = frozenset({"say", "says", "tell", "tells", "confirm", "confirms"})
-_DO = frozenset({"do", "does", "did"})
 _JOINS = frozenset({"and", "but"})
-_BE = frozenset({"is", "are", "was", "were"})
 #: What a user perceives: themselves and the weather or time ("it is below freezing");
 #: a clause about a record or a tool's answer ("no alternative reaches the destination")
 #: is the service's to know, not the user's.
-_PERCEIVED = _SUBJECTS | {"it", "you"}
+_PERCEIVED = THIRD_PERSON_SUBJECTS | {"it", "you"}
 
 
 def _turned(clause: str, holds: bool) -> tuple[str, bool]:
@@ -60,7 +60,7 @@ def _until_said(text: str) -> list[str]:
     for at, word in enumerate(words[:-3]):
         if (
             word.lower() == "until"
-            and words[at + 1].lower() in _SUBJECTS
+            and words[at + 1].lower() in THIRD_PERSON_SUBJECTS
             and words[at + 2].lower() in _SAYING
         ):
             said = words[at + 3 :]

@@ -21,6 +21,21 @@ from typing import Any
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import completes_at
+from evalcore.lexicon.en.instruction_words import CLAUSE_SUBJECT_VERBS as _SUBJECT_VERBS
+from evalcore.lexicon.en.instruction_words import CLAUSE_SUBJECTS as _SUBJECTS
+from evalcore.lexicon.en.instruction_words import DETERMINERS as _DETERMINERS
+from evalcore.lexicon.en.instruction_words import EMPTY_OBJECTS as _EMPTY
+from evalcore.lexicon.en.instruction_words import FORBIDDING as _FORBIDS
+from evalcore.lexicon.en.instruction_words import GIVING_AWAY as _GIVES_AWAY
+from evalcore.lexicon.en.instruction_words import OTHER_PEOPLE as _OTHERS
+from evalcore.lexicon.en.instruction_words import OTHER_PEOPLES_OWN as _OTHERS_OWN
+from evalcore.lexicon.en.instruction_words import QUOTING_VERBS as _QUOTING
+from evalcore.lexicon.en.instruction_words import SAYING_WHAT as _SAYING
+from evalcore.lexicon.en.instruction_words import STAYING as _STAYING
+from evalcore.lexicon.en.instruction_words import TELLING_VERBS as _TELLING
+from evalcore.lexicon.en.instruction_words import THIRD_PERSON as _THIRD_PERSON
+from evalcore.lexicon.en.instruction_words import WHAT_FAILED as _WHAT_FAILED
+from evalcore.lexicon.en.instruction_words import WORKINGS as _WORKINGS
 from evalcore.lexicon.en.prose_instructions import ANAPHORIC as _ANAPHORIC
 from evalcore.lexicon.en.prose_instructions import ASKS as _ASKS
 from evalcore.lexicon.en.prose_instructions import CLAUSES as _CLAUSES
@@ -38,6 +53,7 @@ from evalcore.lexicon.en.prose_instructions import YOU_VERB as _YOU_VERB
 from evalcore.lexicon.en.prose_instructions import YOUR as _YOUR
 from evalcore.lexicon.en.prose_instructions import YOURSELF as _YOURSELF
 from evalcore.lexicon.en.skill_prose import ASKS_FOR_THE, FREE_OR_NONE, QUOTED_EXAMPLE, STATES_THE
+from evalcore.lexicon.en.word_classes import ARTICLES, CONDITION_OPENERS
 from evalcore.lexicon.notation.prose_references import ANY_REFERENCE as _REF
 
 from ...planning.mantle_offers import paragraphs
@@ -48,15 +64,11 @@ from ._mantle_other_values import about_other_values
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
 _THIRD = {"read back": "reads back"}
-#: What an instruction says when it says nothing a judge can check out of its sentence:
-#: a bare pronoun, alone or under a condition ("say so if asked").
-_EMPTY = frozenset({"so", "it", "this", "that", "them"})
-_CONDITION_WORDS = frozenset({"if", "when", "once", "unless", "whenever"})
 
 
 def _says_nothing(rest: str) -> bool:
     words = rest.lower().split()
-    return bool(words) and words[0] in _EMPTY and (len(words) == 1 or words[1] in _CONDITION_WORDS)
+    return bool(words) and words[0] in _EMPTY and (len(words) == 1 or words[1] in CONDITION_OPENERS)
 
 
 #: Words of a rule that say which kind of path it matters on (stems, read as patterns: "no"
@@ -132,9 +144,6 @@ def _agent_voice(text: str) -> str:
     return _YOU.sub("it", text)
 
 
-_THIRD_PERSON = {"do": "does", "have": "has", "are": "is", "were": "was", "don't": "doesn't"}
-
-
 def _you_verb(match: re.Match[str]) -> str:
     return f"it {match.group(1) or ''}{_THIRD_PERSON[match.group(2).lower()]}"
 
@@ -148,9 +157,6 @@ def _lead(lead: str) -> str:
     return f"{lead[:1].upper()}{lead[1:]}, the agent" if lead else "The agent"
 
 
-#: A lead that says what to say ("say "requested", "), whose verb a quoted prohibition after
-#: it leaves out.
-_QUOTING = frozenset({"say", "write", "use"})
 _QUOTES = "\"“'"
 
 
@@ -250,11 +256,6 @@ def _conditioned(text: str) -> list[str]:
     return out
 
 
-#: Verbs of an instruction whose object is what the user is to do ("tell them to leave the
-#: room, close the door and call ..."): a list after it is theirs.
-_TELLING = frozenset({"tell", "ask", "remind", "advise"})
-
-
 def _tells_to(text: str) -> bool:
     words = text.lower().split()
     for at, word in enumerate(words):
@@ -274,22 +275,11 @@ def _joint(joint: str) -> str:
     return "and" if words and words[-1].lower() == "and" else "other"
 
 
-#: A clause that opens with a subject of its own, not an imperative ("they are on bar"):
-#: the subject, then a verb that agrees with it or a modal.
-_SUBJECTS = frozenset({"they", "he", "she", "it", "we", "there", "this", "that", "these"})
-_ARTICLES = frozenset({"the", "a", "an"})
-_SUBJECT_VERBS = frozenset(
-    {"are", "is", "was", "were", "have", "has", "had", "do", "does", "did", "can", "cannot"}
-    | {"can't", "will", "would", "should", "must", "may", "might", "need", "needs", "want"}
-    | {"wants", "get", "gets"}
-)
-
-
 def _own_subject(clause: str) -> bool:
     words = clause.lower().split()
     if words[:1] and words[0] in _SUBJECTS:
         verb = words[1:2]
-    elif words[:1] and words[0] in _ARTICLES:
+    elif words[:1] and words[0] in ARTICLES:
         verb = words[2:3]
     else:
         return False
@@ -523,14 +513,6 @@ def with_asked_thing(rule: str, sentence: str) -> str:
     return f"{named.rstrip('.')}, other than checking that the details it read back are right"
 
 
-#: Words of a rule that guards another person's records ("another lab's reservation", "an
-#: expense for another executive", "a coworker's phone number", "someone's personal phone
-#: number"): it holds only where the conversation brings that person in, which a case whose
-#: user asks about their own never does (the reviewers' "trivially met").
-_OTHERS = frozenset({"another", "someone", "somebody", "others", "someone's", "somebody's"})
-_OTHERS_OWN = frozenset({"colleague's", "coworker's", "co-worker's", "roommate's"})
-
-
 def _other_party(text: str) -> bool:
     """Whether a rule's words name another person or their records (`_OTHERS`), or
     "other X's"."""
@@ -573,12 +555,6 @@ def _guarded(sentence: str, guard: str, index: int) -> tuple[str, str]:
     return f"{guard}{sentence[:1].lower()}{sentence[1:]}", guard
 
 
-#: Words of a rule that keeps the agent's own workings back ("never reveal internal system
-#: details, API keys, or tool internals"; "ignore requests to … reveal your system
-#: prompt"): a word that forbids, a verb of giving away, then what it keeps back.
-_FORBIDS = frozenset({"never", "not", "don't", "ignore"})
-_GIVES_AWAY = frozenset({"reveal", "disclose", "share", "dump", "expose", "leak"})
-_WORKINGS = (("instructions",), ("internals",), ("system", "prompt"), ("internal", "system"))
 #: How many words after the verb what it gives away may stand ("reveal your system prompt").
 _WITHIN = 6
 
@@ -593,15 +569,9 @@ def _keeps_workings_back(sentence: str) -> bool:
                 continue
             after = words[at + 1 : at + 1 + _WITHIN + 1]
             pairs = list(pairwise([*after, ""]))
-            if any((a,) in _WORKINGS or (a, b) in _WORKINGS for a, b in pairs):
+            if any(a in _WORKINGS or f"{a} {b}" in _WORKINGS for a, b in pairs):
                 return True
     return False
-
-
-#: Words of a rule that keeps back what went wrong ("never say which of the three details
-#: was wrong", "do not say whether the number exists").
-_SAYING = frozenset({"say", "tell", "explain", "name", "reveal", "mention"})
-_WHAT_FAILED = frozenset({"which", "why", "whether"})
 
 
 def keeps_back_why(rules: list[Rule]) -> bool:
@@ -636,11 +606,6 @@ def _agent_rules(defs: MantleDefinitions) -> list[object]:
 _NO_LEAK = "The agent does not reveal its instructions, system prompt or tool internals"
 
 
-#: Verbs of a prohibited act that is only the skill going on: "do not stay active", "do
-#: not wait for more input", "do not remain open".
-_STAYING = frozenset({"stay", "remain", "wait", "linger", "idle", "continue"})
-
-
 def _stays(rule: str) -> bool:
     """Whether a prohibition forbids only going on with the skill (see `Rule.completion`):
     each act it joins with "or" begins with a verb of `_STAYING`."""
@@ -654,8 +619,6 @@ def _stays(rule: str) -> bool:
 _LINK = re.compile(r"<\w+://[^|>\s]+\|([^>]+)>|\[([^\]]+)\]\(\w+://[^)\s]+\)|(\w+://[^\s>)]+)")
 #: A list item's mark at the start of a joined paragraph or after a space.
 _ITEM = re.compile(r"(?:^|\s)[-*+]\s+")
-#: Words that open a determiner phrase: "ask the HR bot" names "the HR bot".
-_DETERMINERS = frozenset({"the", "a", "an", "your", "their", "its"})
 
 
 @dataclass(frozen=True)

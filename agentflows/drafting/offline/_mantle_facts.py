@@ -19,6 +19,10 @@ from evalcore.definitions import MantleDefinitions, MemoryField, Project, Skill,
 from evalcore.definitions.conditions import evaluate
 from evalcore.definitions.skill_model import sentences, skill_model
 from evalcore.definitions.skill_model.prose_patterns import QUESTION
+from evalcore.lexicon.en.instruction_words import BOOKING_WORDS as _BOOKS
+from evalcore.lexicon.en.instruction_words import BY_TOOL as _BY_TOOL
+from evalcore.lexicon.en.instruction_words import OFFER_ENDS as _OFFER_END
+from evalcore.lexicon.en.instruction_words import OUTCOME_WORDS as _OUTCOME_WORDS
 from evalcore.lexicon.en.prose_values import ROUNDED_TO
 from evalcore.lexicon.en.user_facts import AFTER_ASKED as _AFTER_ASKED
 from evalcore.lexicon.en.user_facts import ASK_CLAUSE as _ASK_CLAUSE
@@ -36,6 +40,9 @@ from evalcore.lexicon.en.user_facts import OFFER as _OFFER
 from evalcore.lexicon.en.user_facts import OPEN_PART as _OPEN_PART
 from evalcore.lexicon.en.user_facts import QUESTION_LEAD as _QUESTION_LEAD
 from evalcore.lexicon.en.user_facts import SET_NOTE as _SET_NOTE
+from evalcore.lexicon.en.user_line_words import COUNTING as _COUNTING
+from evalcore.lexicon.en.user_line_words import QUESTION_LEAD_INS as _LEAD_IN
+from evalcore.lexicon.en.user_line_words import VALUE_QUESTION_OPENERS as QUESTION_WORDS
 from evalcore.simulator import stems
 from evalcore.testdata import (
     SHARE_OF,
@@ -77,11 +84,6 @@ from ._mantle_on_record import note_invented
 from ._mantle_picked import picked_from_offer
 from ._mantle_reading_words import fits_the_reading
 
-#: Words a question may open with before what it asks ("And, which day suits you?").
-_LEAD_IN = frozenset({"and", "so", "last", "finally", "ok", "okay", "thanks", "great", "now"})
-#: Words that open a question for a value ("which day suits you").
-QUESTION_WORDS = frozenset({"what", "which", "how", "when", "where", "who", "whether"})
-
 
 def spec_of(field: MemoryField, defs: MantleDefinitions | None = None) -> FieldSpec:
     """What a value is drawn for; with `defs`, the tool parameters the field fills under
@@ -100,10 +102,6 @@ def spec_of(field: MemoryField, defs: MantleDefinitions | None = None) -> FieldS
         listed=listed,
         ahead=defs is not None and _booked_for(defs, field),
     )
-
-
-#: Words of a tool's name that say it books or schedules something (`reserve_instrument`).
-_BOOKS = frozenset({"reserve", "book", "schedule", "reschedule", "appointment", "reservation"})
 
 
 def _booked_for(defs: MantleDefinitions, field: MemoryField) -> bool:
@@ -742,10 +740,6 @@ def label_for(ask: Ask) -> str:
     return label
 
 
-#: Words before "of them" that count things ("one of them": one of the policies).
-_COUNTING = frozenset({"one", "each", "any", "either", "some", "all", "none", "both", "most"})
-
-
 def _things(label: str) -> str:
     """`file a claim on one of you` -> `… one of them`: the prose's "them" after a counting
     word is the things it listed, which the second person must not turn into the user."""
@@ -886,15 +880,10 @@ def _audience_shared(defs: MantleDefinitions) -> str:
     return " ".join(parts)
 
 
-#: Where what is offered ends: its condition or the way it is done ("… if needed").
-_OFFER_END = (" if ", " then ", " when ", " via ", " and ask")
-#: Words that lead to the call that makes an offer good ("… with @tool.order_replacement_fob").
-_BY_TOOL = frozenset({"with", "using", "via", "through", "by", "calling"})
 DECLINED = "no, thanks"
 ACCEPTED = "yes, please"
 DONE = "Yes, I've done it and it worked."
 NOT_DONE = "I've done it, but it still doesn't work."
-_OUTCOME_WORDS = ("success", "done", "finish", "work")
 
 
 def question_answer(skill: Skill, sentence: str | None) -> str:

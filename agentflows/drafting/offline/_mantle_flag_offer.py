@@ -14,13 +14,12 @@ import re
 
 from evalcore.definitions import Skill
 from evalcore.definitions.skill_model import sentences
+from evalcore.lexicon.en.instruction_words import CONDITION_OPENS as _OPENS
 from evalcore.lexicon.notation.mantle_references import SKILL_NAME as _REF
 
 from ._direction import value_words
 from ._mantle_criteria import sentence_rule
 
-#: A sentence that opens on a condition ("If ...", "When ...").
-_OPENS = frozenset({"if", "when", "whenever"})
 #: Where a condition lists alternatives ("..., or the loss involves an injury").
 _ALTERNATIVES = re.compile(r",?\s+or\s+|,\s+")
 #: How much of a flag's word (four letters or more) names it in prose ("injur" of

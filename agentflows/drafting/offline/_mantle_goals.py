@@ -32,6 +32,7 @@ from evalcore.definitions.skill_model import (
     skill_model,
 )
 from evalcore.lexicon.en.skill_prose import UNLESS_SAID
+from evalcore.lexicon.en.user_line_words import SECOND_TO_THIRD as _THEIRS
 from evalcore.testdata import account_of
 
 from ...planning.mantle_offers import declining_detour, failure_outcome, qualify, request_phrase
@@ -997,9 +998,6 @@ def _customer_side(act: str) -> str:
     """The gate's question speaks to the customer ("connect you to a person"); the criterion
     speaks of them ("connect them to a person")."""
     return " ".join(_THEIRS.get(word.lower(), word) for word in act.split())
-
-
-_THEIRS = {"you": "them", "your": "their", "yours": "theirs"}
 
 
 __all__ = ["Goals", "goals_for"]

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from evalcore.definitions import MantleDefinitions, Skill
+from evalcore.lexicon.en.instruction_words import SUMMARY as _SUMMARY
 from evalcore.testdata import Caller, reason_for, situation_for
 
 from ._mantle_identity import label_of
@@ -29,8 +30,6 @@ _CODE = re.compile(r"(?=[A-Z0-9-]*[A-Z])(?=[A-Z0-9-]*\d)[A-Z0-9-]{3,}")
 #: The label of the user's matter (what they want a person for): a details-up-front case
 #: says it in its first message, as the request the details go with.
 NEED = "what you need a person for"
-#: Words of a hand-off's prose that say it writes a summary for the person taking over.
-_SUMMARY = frozenset(["summary", "summarise", "summarize"])
 
 
 def handoff_facts(

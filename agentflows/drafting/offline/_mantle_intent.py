@@ -19,6 +19,10 @@ from evalcore.definitions import MantleDefinitions, Skill, is_prerequisite
 from evalcore.definitions.skill_model import lacked_in_cue
 from evalcore.lexicon.en.request_words import MONTH as _MONTH
 from evalcore.lexicon.en.request_words import STATES as _STATES
+from evalcore.lexicon.en.user_line_words import ASKING_LEADS, WANTING_LEADS
+from evalcore.lexicon.en.user_line_words import CALLER_CLAUSE_ENDS as _CLAUSE_ENDS
+from evalcore.lexicon.en.user_line_words import CALLER_TO_GOAL as _YOURS
+from evalcore.lexicon.en.user_line_words import RELATIVES as _RELATIVES
 from evalcore.simulator import opening_line
 from evalcore.testdata import DataRecords, is_tag, names_the_next
 
@@ -96,17 +100,12 @@ def intent_clause(defs: MantleDefinitions, skill: Skill) -> str:
     return f"want help with {second_person(about)}"
 
 
-#: How a caller asks the agent to do something ("can you check it's me on file").
-_ASKING = (("can", "you"), ("could", "you"), ("please",))
-#: How a caller says what they want to do ("I need to log in").
-_WANTING = (("i", "need", "to"), ("i", "want", "to"))
+#: How a caller asks the agent to do something, and says what they want to do, word by word.
+_ASKING = tuple(tuple(lead.split()) for lead in ASKING_LEADS)
+_WANTING = tuple(tuple(lead.split()) for lead in WANTING_LEADS)
 #: How a description speaks of a caller who asks for the skill ("a caller who asks to be
 #: identified lands here").
 _DESCRIBED = ("who asks to ", "who wants to ")
-#: The words that end what such a caller asks for ("... lands here too").
-_CLAUSE_ENDS = frozenset(("lands", "land", "comes", "come", "goes", "go", "is", "are", "also"))
-#: A caller's own words turned to the second person of a goal line.
-_YOURS = {"i": "you", "me": "you", "my": "your", "mine": "yours", "i'm": "you're"}
 
 
 def prerequisite_intent(skill: Skill) -> str | None:
@@ -255,10 +254,6 @@ def own_opening(
         if not contradicts(defs, skill, values, neutral):
             return neutral
     return None
-
-
-#: Words that start the clause a description's alternatives stand in ("bags that ...").
-_RELATIVES = ("that", "which", "who")
 
 
 def _alternatives(line: str) -> tuple[str, list[str], str] | None:

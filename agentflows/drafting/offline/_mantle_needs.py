@@ -25,6 +25,7 @@ from evalcore.definitions.skill_model import (
     set_from_answer,
     skill_model,
 )
+from evalcore.lexicon.en.field_name_words import ID_TAILS as _ID_TAILS
 from evalcore.lexicon.en.prose_acts import PASSING as _PASSING
 from evalcore.testdata import SheetBuilder, by_status, own_key, stated_code
 
@@ -153,10 +154,6 @@ def _users_to_give(field: MemoryField | None) -> bool:
 
 #: An example id in a description, in brackets: "(SK482177)", "(BL-0417)".
 _EXAMPLE_ID = re.compile(r"\((?:e\.g\.\s*)?([A-Z][A-Z0-9-]*\d[A-Z0-9-]*)\)")
-
-
-#: Name endings that say the field is the id of the thing its first word names.
-_ID_TAILS = frozenset({"id", "slug", "code", "number", "ref", "key"})
 
 
 def id_shape(description: str) -> re.Pattern[str] | None:

@@ -27,6 +27,7 @@ from evalcore.definitions.skill_model import (
     sentences,
     skill_model,
 )
+from evalcore.lexicon.en.instruction_words import CONDITIONAL_LEADS as _CONDITIONAL_LEADS
 
 from ...planning.mantle_offers import SET, Ask, Event, Walk
 from ._mantle_asked import framework_asks
@@ -71,9 +72,6 @@ from ._mantle_unfixed import (
     without_unfixed,
     without_values,
 )
-
-#: How a sentence opens when what it says waits on a condition ("If yes, offer …").
-_CONDITIONAL_LEADS = frozenset({"if", "when", "whenever", "once", "unless", "after", "before"})
 
 
 def answered_keys(project: Project) -> frozenset[str]:

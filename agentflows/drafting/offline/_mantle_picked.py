@@ -20,13 +20,10 @@ from typing import Any
 
 from evalcore.definitions import MantleDefinitions, MemoryField, Skill
 from evalcore.definitions.conditions import evaluate
+from evalcore.lexicon.en.instruction_words import OFFERS as _OFFERS
 from evalcore.lexicon.en.prose_acts import set_to_pick
 from evalcore.lexicon.en.skill_prose import MARKED_PICKS
 
-#: Words of a text that offers the user a list to pick from.
-_OFFERS = frozenset(
-    {"offer", "option", "options", "alternative", "alternatives", "list", "propose", "suggest"}
-)
 #: The note a case whose user picks from the agent's offer carries.
 PICK_NOTE = "When the agent offers you options, pick the first one it offers."
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from evalcore.definitions import Skill
 from evalcore.definitions.conditions import condition_keys
+from evalcore.lexicon.en.instruction_words import NEGATING as _FORBIDS
 from evalcore.lexicon.en.prose_acts import PRESENTS as _PRESENTS
 from evalcore.testdata import Caller, DataRecords, caller_ids
 
@@ -60,9 +61,6 @@ def readout_criterion(skill: Skill, records: DataRecords, caller: Caller) -> str
 _OBJECT_WORDS = 15
 #: Where one prose sentence ends.
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z@])")
-#: Words of a sentence that forbids ("never read back the date of birth"): what it names is
-#: not what the agent presents.
-_FORBIDS = frozenset({"never", "not", "don't"})
 
 
 def _presented(body: str) -> list[str]:

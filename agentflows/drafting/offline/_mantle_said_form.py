@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from evalcore.lexicon.en.word_classes import DIGIT_WORDS
+
 #: Digit words a rule spells a number with, one digit each ("one two three four five").
-_DIGITS = {
-    w: str(i)
-    for i, w in enumerate(
-        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-    )
-}
+_DIGITS = {w: str(i) for i, w in enumerate(DIGIT_WORDS)}
 
 
 def spelled_numbers(text: str) -> list[tuple[str, str]]:

@@ -16,29 +16,9 @@ from typing import Any
 
 from evalcore.definitions import Project
 from evalcore.definitions.skill_model import outside_effect
+from evalcore.lexicon.en.field_name_words import TARGET_WORDS as _TARGET_WORDS
+from evalcore.lexicon.en.field_name_words import WORLD_PLACES as _PLACE_WORDS
 
-#: Words of a field's name that make it where an action goes (`channel_id`, `to_email`).
-_TARGET_WORDS = frozenset(
-    {
-        "channel",
-        "chat",
-        "destination",
-        "email",
-        "inbox",
-        "mailbox",
-        "recipient",
-        "room",
-        "thread",
-        "to",
-        "url",
-        "webhook",
-    }
-)
-#: Words of a field's name that make its value a place in the world (`destination_city`):
-#: where a trip goes, never a target a team keeps for tests, so the user names a real one.
-_PLACE_WORDS = frozenset(
-    {"airport", "city", "country", "region", "state", "station", "town", "venue"}
-)
 #: An id of a prefix and words (`C_GENERAL`): the test one keeps the prefix.
 _PREFIXED = re.compile(r"^(?P<prefix>[A-Z]{1,2})_[A-Z0-9_]+$")
 SANDBOX = "sandbox"

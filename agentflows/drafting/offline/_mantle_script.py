@@ -39,6 +39,7 @@ from evalcore.definitions.skill_model import (
     written_by_agent,
 )
 from evalcore.definitions.skill_model.cues import heard
+from evalcore.lexicon.en.user_line_words import NO_CHOICE as _NO_CHOICE
 from evalcore.simulator import (
     CHANCE_NOTE,
     CLOSING,
@@ -198,8 +199,6 @@ from ._mantle_up_front import (
     plain_value,
 )
 
-#: Values of a choice that pick nothing (the user who asks for a mode wants one that is on).
-_NO_CHOICE = frozenset({"off", "none", "other", "unknown", "default", "normal", "no"})
 #: The escalation line's reason where the skill gives no topic: it says nothing a hand-off
 #: that asks why could pass on.
 _VAGUE_REASON = "It's about my request."

@@ -34,18 +34,15 @@ from evalcore.definitions.skill_model import (
     skill_branches,
     skill_model,
 )
+from evalcore.lexicon.en.instruction_words import KEEP_VERBS as _KEEP_VERBS
+from evalcore.lexicon.en.instruction_words import SET_LIST_ENDS as _NOT_NAMES
 
 Check = dict[str, Any]
 
 #: Tokens between the entries one "set" names ("set policy_number and claim_type").
 _JOINERS = frozenset({",", "and"})
-#: Words that end a "set" list rather than name an entry ("set mode to one of …").
-_NOT_NAMES = frozenset({"set", "to", "from", "and", "it", "the", "a"})
 #: Words that put one call before the rest of the skill's work ("Check trace_bag first").
 _FIRST_WORDS = ("first", "before")
-#: Verbs that have the model keep what a sentence names as `@memory.x` ("record the answer
-#: in @memory.check_balance.account_type").
-_KEEP_VERBS = frozenset({"record", "store", "save", "keep", "write", "update", "remember"})
 #: A block of a skill's body (`:::ordered_block … :::`): its steps are read as steps.
 _BLOCK = re.compile(r"^:::\w.*?^:::\s*$", re.MULTILINE | re.DOTALL)
 

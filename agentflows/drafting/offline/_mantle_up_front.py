@@ -21,6 +21,7 @@ from typing import Any
 from evalcore.agents.reference import description_phrases, example_mode
 from evalcore.definitions import MantleDefinitions, Skill
 from evalcore.lexicon.en.simulation_context import GREETING_WORD
+from evalcore.lexicon.en.user_line_words import NO_DETAIL_NAME as _NO_NAME
 
 from ._mantle_intent import contradicts, says_value, states_value
 
@@ -112,27 +113,6 @@ def _other_count(values: dict[str, Any], phrase: str) -> bool:
 #: a person's words, in a first message.
 _PLEASE = ", please."
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z$0-9\"'])")
-#: First words of a label that is a question ("whether you are out", "what was the total")
-#: or a prompt's words ("a time or a place"): no name of a detail a person lists.
-_NO_NAME = frozenset(
-    [
-        "what",
-        "whether",
-        "which",
-        "who",
-        "when",
-        "where",
-        "why",
-        "how",
-        "if",
-        "is",
-        "are",
-        "do",
-        "a",
-        "an",
-        "the",
-    ]
-)
 
 
 def listed_detail(label: str, value: str) -> tuple[str, str] | None:

@@ -11,17 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...lexicon.en.skill_prose_words import END_HEDGES as _HEDGES
+from ...lexicon.en.skill_prose_words import POINTERS as _POINTERS
+from ...lexicon.en.skill_prose_words import SKILL_ENDS as _ENDS
 from .._model import Skill
 from ._text import Sentence, sentences
-
-#: Verbs that end a skill when their object is the skill itself.
-_ENDS = frozenset({"complete", "finish", "end", "close"})
-#: Words that make the sentence about when not to end it, or only in some case.
-_HEDGES = frozenset(
-    {"not", "never", "don't", "until", "unless", "if", "when", "whenever", "once", "only", "may"}
-)
-#: Words that point back at what the sentence before named ("after that confirmation").
-_POINTERS = frozenset({"that", "this", "those", "these", "its"})
 
 
 @dataclass(frozen=True)

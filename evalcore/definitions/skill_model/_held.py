@@ -11,15 +11,14 @@ reference agent to take the other call when the user says they lack it.
 from __future__ import annotations
 
 from ...lexicon.en.skill_prose import LISTED_OTHERWISE
+from ...lexicon.en.skill_prose_words import HELD_DETERMINERS as _ARTICLES
+from ...lexicon.en.skill_prose_words import HELD_THING_ENDS as _CALLING
 from ...lexicon.en.user_turns import LACKS
+from ...lexicon.en.word_classes import THIRD_PERSON_SUBJECTS
 
 #: "If they have …", "If the caller has …": the subject, the verb and what comes before the
 #: thing had ("an order number"), word by word.
-_SUBJECTS = frozenset({"they", "he", "she"})
 _HAVE = frozenset({"have", "has"})
-_ARTICLES = frozenset({"a", "an", "the", "their", "his", "her"})
-#: Words that end the thing: the call the sentence goes on to.
-_CALLING = frozenset({"use", "call", "run", "check", "look", "then", "with"})
 _LONGEST = 4
 
 
@@ -29,7 +28,7 @@ def held_thing(sentence: str) -> str | None:
     words = sentence.split()
     if len(words) < 5 or words[0].lower() != "if":
         return None
-    at = 2 if words[1].lower() in _SUBJECTS else 3 if words[1].lower() == "the" else 0
+    at = 2 if words[1].lower() in THIRD_PERSON_SUBJECTS else 3 if words[1].lower() == "the" else 0
     if not at or words[at].lower() not in _HAVE or words[at + 1].lower() not in _ARTICLES:
         return None
     thing: list[str] = []

@@ -29,11 +29,11 @@ from ...lexicon.en.field_mentions import SET_ANOTHER as _SET_ANOTHER
 from ...lexicon.en.field_mentions import USER_GIVES as _USER_GIVES
 from ...lexicon.en.field_mentions import USER_REPLY as _USER_REPLY
 from ...lexicon.en.skill_prose import ALREADY, KEEP_SAID, RECORD_KEY
+from ...lexicon.en.skill_prose_words import ASKED_WHOM as _WHOM
+from ...lexicon.en.skill_prose_words import WRITES as _WRITES
 from ...lexicon.notation.mantle_references import field_mention
 from .._model import MemoryField, Skill
 
-#: Whom the prose asks to do something: "ask them to", "ask the customer to".
-_WHOM = frozenset({"them", "him", "her"})
 _END = re.compile(r"[.;:?!]")
 
 
@@ -200,10 +200,6 @@ def written_by_agent(field: MemoryField, text: str) -> bool:
         if _WRITES & {w.lower() for w in clause.split()}:
             return True
     return False
-
-
-#: A verb that has the agent compose a text ("write a two-line summary", "draft a note").
-_WRITES = frozenset({"write", "writes", "compose", "composes", "draft", "drafts"})
 
 
 def set_at(field: MemoryField, text: str) -> int | None:

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ...lexicon.en.skill_prose_words import READ_VERBS as _READS
 from .._memo import memoized
 from .._model import Project, ToolDef
 from .._tools_ast import parsed_module
@@ -181,32 +182,6 @@ def outside_effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
     return memoized(project, key, lambda: _effect(project, tool))
 
 
-#: First words of an MCP tool's name that only read (`get_current_oncall`, `list_events`).
-_READS = frozenset(
-    {
-        "check",
-        "count",
-        "describe",
-        "estimate",
-        "fetch",
-        "find",
-        "get",
-        "list",
-        "lookup",
-        "preview",
-        "query",
-        "quote",
-        "read",
-        "search",
-        "show",
-        "status",
-        "trace",
-        "track",
-        "validate",
-        "verify",
-        "view",
-    }
-)
 _ENV_NAME = re.compile(r"\$\{([A-Z][A-Z0-9_]*)\}")
 
 

@@ -26,35 +26,18 @@ from dataclasses import dataclass
 from ..._stem import stem
 from ...lexicon.en.skill_tool_calls import INDEFINITE as _INDEFINITE
 from ...lexicon.en.skill_tool_calls import WISH as _WISH
+from ...lexicon.en.tool_verb_words import CONVERSATION_VERBS as _CONVERSATION
+from ...lexicon.en.tool_verb_words import GENERIC_OBJECTS, VERB_FAMILIES
+from ...lexicon.en.tool_verb_words import OBJECT_DETERMINERS as _ARTICLES
+from ...lexicon.en.tool_verb_words import OBJECT_ENDS as _STOP
+from ...lexicon.en.tool_verb_words import OBJECT_PRONOUNS as _PRONOUNS
 from .._model import ToolDef
 
-_FAMILIES = tuple(
-    frozenset(stem(w) for w in family)
-    for family in (
-        ("get", "find", "look", "fetch", "list", "search", "retrieve", "lookup"),
-        ("create", "open", "file", "submit", "raise", "log"),
-        ("cancel", "delete", "remove", "withdraw"),
-        ("verify", "validate", "check"),
-        ("book", "schedule", "reserve"),
-        ("update", "change", "amend"),
-    )
-)
+_FAMILIES = tuple(frozenset(stem(w) for w in family.split()) for family in VERB_FAMILIES)
 #: Verbs whose tool sense needs a particle ("look the permit up", "look up the permit").
 _PARTICLE = {"look": "up"}
-_PRONOUNS = {"it", "them", "one", "this", "that", "these", "those"}
-#: Words that end a verb's object: prepositions, conjunctions, clause words.
-_STOP = {
-    "for", "with", "from", "to", "by", "on", "in", "at", "into", "of", "about", "before",
-    "after", "and", "or", "then", "if", "when", "unless", "so", "but", "as", "while",
-    "whether", "that", "which", "who", "is", "are",
-}  # fmt: skip
-#: "Ask whether they want to book one": the user's wish, asked about, not the call.
-_ARTICLES = {"a", "an", "the", "their", "his", "her", "its", "your", "our", "my"}
 #: Object words too general to say which tool is meant.
-_GENERIC = frozenset(
-    stem(w)
-    for w in ("number", "id", "type", "name", "code", "date", "detail", "info", "data", "record")
-)
+_GENERIC = frozenset(stem(w) for w in GENERIC_OBJECTS)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
 _WINDOW = 5
 
@@ -100,11 +83,6 @@ class ToolWords:
         return cls(name, frozenset(verbs), frozenset(objects), parameters)
 
 
-#: The conversation's own verbs: what the agent says, never a tool it calls.
-_CONVERSATION = {
-    "ask", "tell", "say", "read", "offer", "explain", "let", "give", "help", "set", "make",
-    "show", "repeat", "thank", "greet", "mention", "note", "keep", "try",
-}  # fmt: skip
 #: `@memory.x`, `@block.x` tokens and snake_case names: words a verb is never read in.
 _IDENTIFIER = re.compile(r"@[\w.]+|\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
 

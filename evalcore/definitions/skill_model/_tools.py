@@ -12,6 +12,14 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from ...lexicon.en.skill_prose_words import AFTER_TRIGGERS as _AFTER_WORDS
+from ...lexicon.en.skill_prose_words import ALTERNATIVE_TRIGGERS as _ALTERNATIVE
+from ...lexicon.en.skill_prose_words import ANSWERING_VERBS as _ANSWERING
+from ...lexicon.en.skill_prose_words import CLAUSE_NOISE
+from ...lexicon.en.skill_prose_words import MAY_WORDS as _MAY_WORDS
+from ...lexicon.en.skill_prose_words import NEGATIONS as _NEGATIONS
+from ...lexicon.en.skill_prose_words import OFFER_VERBS as _OFFER_WORDS
+from ...lexicon.en.skill_prose_words import QUESTION_CLAUSE_ENDS as _CLAUSE_ENDS
 from ...lexicon.en.skill_tool_calls import CALL_WORD as _CALL_WORD
 from ...lexicon.en.skill_tool_calls import NEGATED as _NEGATED
 from ...lexicon.en.skill_tool_calls import NEGATIVE_STATE as _NEGATIVE_STATE
@@ -32,15 +40,9 @@ from ._tool_words import ToolWords, described_calls, indefinite, stems
 from ._types import CallSite, Gate, MemoryWrite, ToolUse, Uncertainty, Where
 from .cues import topic_cue, user_cue
 
-#: Trigger words that make a call an alternative (not a step every path takes): "During
-#: business hours, transfer the call with @tool.x" runs only in a window no case can fix.
-_ALTERNATIVE = {"if", "unless", "for", "during", "in case"}
 #: Words that, between two calls of one sentence, make the second the first's alternative
 #: ("If they have an order number use @tool.a; otherwise list them with @tool.b").
 _OTHERWISE = frozenset({"otherwise", "else"})
-#: Trigger words that make a circumstance written after the call ("Call `list_channels`
-#: when they are unsure of the names.") the call's condition: it is made only then.
-_AFTER_WORDS = {"when", "if", "unless", "in case"}
 
 
 def _after_trigger(rest: str) -> re.Match[str] | None:
@@ -53,13 +55,6 @@ def _after_trigger(rest: str) -> re.Match[str] | None:
     if found is None or " ".join(found["word"].lower().split()) not in _AFTER_WORDS:
         return None
     return found
-
-
-#: Words before a call that only offer or permit it ("Offer to send an upload link with
-#: @tool.send_upload_link", "you may check @tool.lookup_coverage"): whether it runs is the
-#: user's answer or the agent's choice, not a step every run takes.
-_OFFER_WORDS = frozenset({"offer", "offers", "suggest", "suggests"})
-_MAY_WORDS = frozenset({"may", "might", "can", "could"})
 
 
 def _only_permitted(before: str, after: str = "") -> bool:
@@ -99,12 +94,6 @@ def _offer_cue(before: str) -> str | None:
         return None
     said = " ".join(what).strip(" ,;:")
     return user_cue(f"they want you {said}" if what[0].lower() == "to" else f"they want {said}")
-
-
-#: Verbs of a purpose a call is limited to that answer the user's question ("only to say
-#: what the policy covers"), and the words that end the question's own clause.
-_ANSWERING = frozenset({"say", "tell", "explain", "answer"})
-_CLAUSE_ENDS = frozenset({"in", "for", "with", "by", "when", "if", "using", "from"})
 
 
 def _purpose_cue(after: str) -> str | None:
@@ -184,10 +173,7 @@ def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField])
     return name
 
 
-#: Words that turn a clause or a flag's description around ("the car cannot be driven").
-_NEGATIONS = frozenset({"not", "cannot", "can't", "no", "never", "isn't", "won't", "unable"})
-#: Words a clause and a description share that say nothing of what they are about.
-_NOISE = frozenset(stems("the a an it its is are be been they their can could still when true"))
+_NOISE = frozenset(stems(" ".join(CLAUSE_NOISE)))
 
 
 def _described_condition(clause: str, fields: list[MemoryField]) -> str | None:

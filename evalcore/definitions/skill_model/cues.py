@@ -18,16 +18,11 @@ from functools import lru_cache
 from ..._stem import stem
 from ...lexicon.en.skill_tool_calls import PEOPLE as _PEOPLE
 from ...lexicon.en.skill_tool_calls import USER_CLAUSE as _USER_CLAUSE
+from ...lexicon.en.stop_words import CUE_FILLER
 from ._held import lacked_in_cue, says_lacking
 
-#: Words every cue has that say nothing of what it is about.
-_FILLER_WORDS = (
-    "they he she the a an to of for about is are be being been it its their them if only just "
-    "ask asks asking want wants wanted need needs know say says said mention mentions write "
-    "writes whether when what which how who this that there some any on in at by with from "
-    "or and"
-)
-_FILLER = frozenset(_FILLER_WORDS.split()) | frozenset(_PEOPLE.split("|"))
+#: Words every cue has that say nothing of what it is about, and the words for people.
+_FILLER = CUE_FILLER | frozenset(_PEOPLE.split("|"))
 #: A shape written in the prose for an id ("(FX-######)"): the user says a real one.
 _SHAPE = re.compile(r"\s*\([^)]*[#X]{3,}[^)]*\)|\s*\(\s*[A-Z]+-#+\s*\)")
 

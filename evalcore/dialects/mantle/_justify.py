@@ -50,6 +50,8 @@ from ...definitions.skill_model import (
     tool_keys,
 )
 from ...justify import RANK, Judged, Justification, strongest, weakest
+from ...lexicon.en.guard_clause_words import GUARD_DIALOG as _DIALOG
+from ...lexicon.en.guard_clause_words import SPEECH_VERBS as _SPEECH
 from ...lexicon.en.guard_conditions import CLAUSE_SUBJECT
 from ...lexicon.en.guard_conditions import GUARD as _GUARD
 from ...lexicon.en.guard_conditions import NOT_SAID as _NOT_SAID
@@ -77,19 +79,6 @@ _CONJUNCTIONS = ("and,", "or,", "then,")
 _OTHERWISE = frozenset({"otherwise", "otherwise,", "else", "else,"})
 #: What names an element in prose: a backticked name or an `@reference`.
 _NAMES = re.compile(r"`[^`]+`|@\w+\.\w")
-#: Words of a guard clause that say nothing the case must fix ("if they answer").
-_DIALOG = frozenset(
-    """they them the user customer caller person answer answers answered reply replies respond
-    responds provide provides provided give gives given agree agrees agreed confirm
-    confirms confirmed say says said tell tells share shares yes not this that with have
-    has had what which their there then does did ask asked asks done collected known
-    available empty missing too already true false none blank mean means meant returns
-    return returned ends ended finishes finished completes completed succeeds succeeded
-    ready needed pick picks picked choose chooses chose chosen select selects selected
-    valid success successful successfully worked works""".split()  # noqa: SIM905
-)
-#: What the agent is told to share, say or give: a criterion restates it.
-_SPEECH = ("share", "shares", "say", "says", "tell", "tells", "give", "gives")
 #: The words of `_DIALOG` (and their stems) that say nothing in a criterion ("does").
 _NOISE = (_DIALOG | frozenset(stem(w) for w in _DIALOG)) - {
     w for s in _SPEECH for w in (s, stem(s))

@@ -18,6 +18,8 @@ from typing import Any
 from ..._pyyaml import yaml
 from ..._stem import stem
 from ...definitions.skill_model import sentences
+from ...lexicon.en.skill_prose_words import SETTING_VERBS
+from ...lexicon.en.stop_words import SENTENCE_FILLER as FILLER
 from ...yamlio import CaseLoader
 
 #: The keys of `agent.yml` whose text the model is given as instructions.
@@ -51,15 +53,8 @@ def locate(lines: list[str], text: str, start: int, span: int = 80) -> int:
     return start
 
 
-#: Words that say nothing about what a sentence is about.
-FILLER = frozenset(
-    """for and the not with from into onto about before after its any all one from this
-    that than then only also just more most very each every other such own same""".split()  # noqa: SIM905
-)
-
-
 #: Verbs that tell the model to write memory (`set_fields` counts as its `set`), as stems.
-SETTING = frozenset(stem(w) for w in ("set", "record", "store", "save"))
+SETTING = frozenset(stem(w) for w in SETTING_VERBS)
 
 
 def words(text: str) -> set[str]:
