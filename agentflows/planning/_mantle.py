@@ -105,7 +105,13 @@ def plan_mantle(project: Project, skill_id: str, direction: str | None) -> Plan:
     planner = _Planner(project, defs.skills[skill_id], parsed)
     elements = plan_elements(defs, defs.skills[skill_id])
     behaviors = planner.build(elements)
-    return Plan(source=skill_id, dialect=DIALECT, behaviors=behaviors, elements=elements)
+    return Plan(
+        source=skill_id,
+        dialect=DIALECT,
+        behaviors=behaviors,
+        elements=elements,
+        untestable=planner.untestable,
+    )
 
 
 class _Planner(OutcomeBehaviors, AnswerBehaviors, DetourBehaviors, CueBehaviors, AsideBehaviors):

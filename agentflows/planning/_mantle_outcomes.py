@@ -362,6 +362,10 @@ class OutcomeBehaviors(ThresholdBehaviors):
         tools = [t for t, c in self.skill.tool_constraints.items() if c.on_failure]
         tools += [u.name for u in self.model.tools if u.error_results and u.name not in tools]
         for index, tool in enumerate(t for t in tools if t in self.defs.tools_for(self.skill.id)):
+            unbrought = None if self._outside(tool) else self._unbrought(tool)
+            if unbrought is not None:  # no case can make it fail: reported, never planned
+                self.untestable[f"failure:{tool}"] = unbrought
+                continue
             found = self._reaching(
                 lambda w, t=tool: f"failure:{t}" in w.elements,
                 {"failing": [tool], "account": "failing"},
@@ -412,6 +416,26 @@ class OutcomeBehaviors(ThresholdBehaviors):
                 )
             )
         return out
+
+    def _unbrought(self, tool: str) -> str | None:
+        """Why no scenario can make `tool` fail (None: one can). A Mantle scenario mocks no
+        tool: a case brings a failure about only through what it gives the agent, the
+        failing test account in a seeded channel or session field, or in the user's answer
+        for an id the tool takes (`drafting.offline._mantle_seeds`). A project that seeds
+        nothing, calling the tool with no id the user gives (a date, a description, a
+        record picked from a list), leaves every correct agent's call succeeding."""
+        if any(f.seed for f in self.defs.memory.values()):
+            return None
+        use = self.model.tool(tool)
+        for key in use.arguments.values() if use is not None else ():
+            field = self.defs.memory_field(key)
+            if field is not None and field.type == "text" and names_an_id(field.name):
+                return None
+        return (
+            f"{tool} fails only for a test account no case can carry: a scenario mocks no "
+            "tool, the project seeds no channel or session field, and the user gives "
+            f"{tool} no id of their own"
+        )
 
     def _outside(self, tool: str) -> str | None:
         """How `tool` reaches a service outside the agent, in words (None: it does not): an
