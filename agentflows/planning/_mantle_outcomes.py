@@ -362,15 +362,15 @@ class OutcomeBehaviors(ThresholdBehaviors):
         tools = [t for t, c in self.skill.tool_constraints.items() if c.on_failure]
         tools += [u.name for u in self.model.tools if u.error_results and u.name not in tools]
         for index, tool in enumerate(t for t in tools if t in self.defs.tools_for(self.skill.id)):
-            unbrought = None if self._outside(tool) else self._unbrought(tool)
-            if unbrought is not None:  # no case can make it fail: reported, never planned
-                self.untestable[f"failure:{tool}"] = unbrought
-                continue
             found = self._reaching(
                 lambda w, t=tool: f"failure:{t}" in w.elements,
                 {"failing": [tool], "account": "failing"},
             )
             if found is None:
+                continue
+            unbrought = None if self._outside(tool) else self._unbrought(tool)
+            if unbrought is not None:  # no case can make it fail: reported, never planned
+                self.untestable[f"failure:{tool}"] = unbrought
                 continue
             walk, facts = found
             facts["tool"] = tool
@@ -432,9 +432,9 @@ class OutcomeBehaviors(ThresholdBehaviors):
             if field is not None and field.type == "text" and names_an_id(field.name):
                 return None
         return (
-            f"{tool} fails only for a test account no case can carry: a scenario mocks no "
-            "tool, the project seeds no channel or session field, and the user gives "
-            f"{tool} no id of their own"
+            f"{tool}'s failure case needs the failing test account, which no case can carry "
+            "here: a scenario mocks no tool, the project seeds no channel or session field, "
+            f"and the user gives {tool} no id of their own"
         )
 
     def _outside(self, tool: str) -> str | None:
