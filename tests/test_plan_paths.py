@@ -13,6 +13,7 @@ from agentflows.generate._report import _coverage
 from agentflows.planning._mantle import behavior_setup, channel_memory, plan_mantle
 from agentflows.planning._mantle_figures import plan_figures
 from agentflows.planning._mantle_walk import walk_skill
+from agentflows.pr._describe import _coverage as described_coverage
 from evalcore.definitions import load_project
 
 
@@ -197,3 +198,6 @@ def test_coverage_lists_what_no_scenario_can_test_outside_its_count() -> None:
     assert coverage["untestable"] == [
         {"element": "failure:submit_claim", "reason": "no case can carry the failing account"}
     ]
+    # the PR description says it too, with why
+    lines = described_coverage({"coverage": {"file_claim": coverage}})
+    assert any("not testable by a scenario: `failure:submit_claim`: no case" in x for x in lines)
