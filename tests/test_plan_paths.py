@@ -69,11 +69,13 @@ def test_refusal_and_failure_of_the_gated_tool(insurance, tmp_path: Path) -> Non
     # can make it fail, so the failure is reported, never planned as a case to drop
     assert "submit_claim_fails" not in cases
     assert "mocks no tool" in plan.untestable["failure:submit_claim"]
+    # its on_failure response, which nothing else says, cannot be brought about either
+    assert plan.untestable["response:utter_claim_failed"] == plan.untestable["failure:submit_claim"]
     # a seeded caller phone carries the failing test account: the failure is planned
     memory = INSURANCE["memory.yml"] + "caller_phone:\n  type: text\n  seed: true\n"
     seeded = load_project(write_project(tmp_path / "seeded", {**INSURANCE, "memory.yml": memory}))
     plan = plan_mantle(seeded, "file_claim", None)
-    assert "failure:submit_claim" not in plan.untestable
+    assert not plan.untestable
     failure = by_case(plan)["submit_claim_fails"]
     insurance = seeded
     assert failure.facts["failure"] == "utter_claim_failed"

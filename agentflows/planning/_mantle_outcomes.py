@@ -22,6 +22,7 @@ from evalcore.testdata import NEGATIVE_ACCOUNT, callers_in, load_records, names_
 
 from ..drafting.offline import value_words
 from ._behavior import CHAINED, NOT_WRITTEN, Behavior
+from ._mantle_elements import skill_responses
 from ._mantle_thresholds import ThresholdBehaviors
 from ._mantle_tools import failure_outcome, outcome_words, tool_keys
 from ._mantle_vocab import channel_fields, is_caller_phone, value_groups
@@ -415,7 +416,21 @@ class OutcomeBehaviors(ThresholdBehaviors):
                     40 + index,
                 )
             )
+        self._unsaid_failures()
         return out
+
+    def _unsaid_failures(self) -> None:
+        """The `on_failure` responses only the untestable failures say: no scenario can
+        bring them about either, for the same reason (`untestable`)."""
+        tools = {e.removeprefix("failure:"): why for e, why in self.untestable.items()}
+        if not tools:
+            return
+        said = set(skill_responses(self.defs, self.skill, frozenset(tools)))
+        for tool, why in tools.items():
+            response = self.skill.tool_constraints.get(tool)
+            failure = response.on_failure if response is not None else None
+            if failure and failure not in said and failure in self.defs.all_responses():
+                self.untestable.setdefault(f"response:{failure}", why)
 
     def _unbrought(self, tool: str) -> str | None:
         """Why no scenario can make `tool` fail (None: one can). A Mantle scenario mocks no
