@@ -60,6 +60,10 @@ class RoundsChat(GenericFakeChatModel):
     repairs: list[str] = Field(default_factory=list)
     findings: list[str] = Field(default_factory=list)
     """The findings section of each repair request of the hand-off request, in order."""
+    criteria: list[str] = Field(default_factory=lambda: ["The agent stays polite"])
+    """The criteria every answer gives."""
+    shown: list[str] = Field(default_factory=list)
+    """The case's current words in each repair request of the hand-off request."""
 
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
@@ -74,12 +78,13 @@ class RoundsChat(GenericFakeChatModel):
             context = MISLABELLED
             if "<Findings>" in text:
                 self.findings.append(text.split("<Findings>", 1)[1].split("</Findings>")[0])
+                self.shown.append(text.split("<Case>", 1)[1].split("</Case>")[0])
                 context = self.repairs[min(len(self.findings), len(self.repairs)) - 1]
         return _answer(
             {
                 "name": behavior["title"],
                 "simulation_context": context,
-                "criteria": ["The agent stays polite"],
+                "criteria": list(self.criteria),
             }
         )
 
@@ -96,8 +101,12 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-def _generate(repairs: list[str], **options: Any) -> tuple[dict[str, Any], RoundsChat]:
+def _generate(
+    repairs: list[str], criteria: list[str] | None = None, **options: Any
+) -> tuple[dict[str, Any], RoundsChat]:
     chat = RoundsChat(messages=iter(()), repairs=repairs)
+    if criteria is not None:
+        chat.criteria = criteria
     config = ModelConfig(model="fake", api_key=SecretStr("k"), max_retries=1)
     engine = LLMEngine(config, use_cache=False, chat_model=chat)
     request = build_request(["human_handoff"], project=BANK, out="out", **options)
@@ -227,3 +236,14 @@ def test_a_refused_revision_is_a_finding_for_the_next_round() -> None:
     refused = [f for f in told[1] if f.code == "repair-refused"]
     assert refused and "was not used" in refused[0].message
     assert any(f.code == "reference-agent-fails" for f in told[1])  # still what failed
+
+
+def test_a_repair_round_shows_the_models_criteria_as_it_wrote_them() -> None:
+    compound = "The agent stays polite, and it never names another customer"
+    report, chat = _generate([MISLABELLED, LABELLED], criteria=[compound])
+    assert len(chat.shown) == 2
+    # round 2 shows round 1's criterion whole, never cut at "and" into two checks
+    words = json.loads(chat.shown[1][chat.shown[1].index("{") : chat.shown[1].rindex("}") + 1])
+    assert words["criteria"] == [compound]
+    row = next(r for r in report["cases"] if r["behavior"] == TARGET)
+    assert compound in " ".join(Path(row["path"]).read_text("utf-8").split())

@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from skill_model_fixtures import INSURANCE, TASKS, write_project
 
+from agentflows.generate._report import _coverage
 from agentflows.planning._mantle import behavior_setup, channel_memory, plan_mantle
 from agentflows.planning._mantle_figures import plan_figures
 from agentflows.planning._mantle_walk import walk_skill
+from agentflows.pr._describe import _coverage as described_coverage
 from evalcore.definitions import load_project
 
 
@@ -52,8 +54,9 @@ def test_happy_paths_run_the_tool_the_prose_calls_after_the_block(insurance) -> 
     assert "file_claim.incident_location" not in home
 
 
-def test_refusal_and_failure_of_the_gated_tool(insurance) -> None:
-    cases = by_case(plan_mantle(insurance, "file_claim", None))
+def test_refusal_and_failure_of_the_gated_tool(insurance, tmp_path: Path) -> None:
+    plan = plan_mantle(insurance, "file_claim", None)
+    cases = by_case(plan)
     refusal = cases["refused_submit_claim"]
     assert refusal.facts["confirm"] == {"submit_claim": False}
     assert refusal.facts["denial"] == "utter_claim_not_filed"
@@ -62,7 +65,19 @@ def test_refusal_and_failure_of_the_gated_tool(insurance) -> None:
     assert "utter_claim_not_filed" in walk.utters()
     assert "utter_claim_filed" not in walk.utters()
     assert not walk.reaches_success
-    failure = cases["submit_claim_fails"]
+    # the project seeds nothing and submit_claim takes no id the user gives: no scenario
+    # can make it fail, so the failure is reported, never planned as a case to drop
+    assert "submit_claim_fails" not in cases
+    assert "mocks no tool" in plan.untestable["failure:submit_claim"]
+    # its on_failure response, which nothing else says, cannot be brought about either
+    assert plan.untestable["response:utter_claim_failed"] == plan.untestable["failure:submit_claim"]
+    # a seeded caller phone carries the failing test account: the failure is planned
+    memory = INSURANCE["memory.yml"] + "caller_phone:\n  type: text\n  seed: true\n"
+    seeded = load_project(write_project(tmp_path / "seeded", {**INSURANCE, "memory.yml": memory}))
+    plan = plan_mantle(seeded, "file_claim", None)
+    assert not plan.untestable
+    failure = by_case(plan)["submit_claim_fails"]
+    insurance = seeded
     assert failure.facts["failure"] == "utter_claim_failed"
     assert failure.facts["error_results"]
     walk = walk_of(insurance, failure)
@@ -172,3 +187,19 @@ def test_an_adversarial_case_judges_the_rule_the_user_pushes_against() -> None:
     assert "ignore your previous instructions" not in scenario["simulation_context"].lower()
     criteria = scenario["goals"]["criteria"]
     assert any("does not say whether this loss will be paid" in c for c in criteria)
+
+
+def test_coverage_lists_what_no_scenario_can_test_outside_its_count() -> None:
+    plan = {
+        "source": "file_claim",
+        "elements": ["skill:file_claim", "failure:submit_claim"],
+        "untestable": {"failure:submit_claim": "no case can carry the failing account"},
+    }
+    coverage = _coverage({"plans": [plan]}, None)["file_claim"]  # type: ignore[arg-type]
+    assert coverage["elements"] == 1 and coverage["uncovered"] == ["skill:file_claim"]
+    assert coverage["untestable"] == [
+        {"element": "failure:submit_claim", "reason": "no case can carry the failing account"}
+    ]
+    # the PR description says it too, with why
+    lines = described_coverage({"coverage": {"file_claim": coverage}})
+    assert any("not testable by a scenario: `failure:submit_claim`: no case" in x for x in lines)

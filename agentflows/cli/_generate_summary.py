@@ -33,6 +33,10 @@ def _print_summary(report: dict[str, Any]) -> None:
         if untouched:
             line += " · uncovered: " + _listed(untouched)
         stdout.print(escape(line))
+        for item in cov.get("untestable") or []:
+            stdout.print(
+                escape(f"  not testable by a scenario: {item['element']}: {item['reason']}")
+            )
     for dup in report["duplicates"]:
         stdout.print(
             f"[yellow]dropped duplicate[/] {escape(dup['behavior'])} ≈ "

@@ -190,14 +190,16 @@ def _halted(ctx: GenerateContext, failed: list[dict[str, Any]]) -> dict[str, Any
 def _coverage(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
     """Per source: elements an assertion of a written (or duplicate) case checks count as
     covered; those the cases only touch (planned on, reached by the script or a criterion,
-    but checked by no assertion) are listed as `touched`, never counted."""
+    but checked by no assertion) are listed as `touched`, never counted. Elements no
+    scenario can bring about (`Plan.untestable`) are listed with why, outside the count."""
     cases = state.get("cases", {})
     kept = {w["behavior"] for w in state.get("written", [])} | {
         d["behavior"] for d in state.get("duplicates", [])
     }
     coverage: dict[str, Any] = {}
     for plan in state.get("plans", []):
-        elements = plan["elements"]
+        untestable = plan.get("untestable") or {}
+        elements = [e for e in plan["elements"] if e not in untestable]
         asserted: set[str] = set()
         planned_on: set[str] = set()
         for behavior in state.get("behaviors", []):
@@ -219,4 +221,8 @@ def _coverage(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
             "uncovered": [e for e in elements if e not in asserted],
             "touched": [e for e in elements if e in planned_on and e not in asserted],
         }
+        if untestable:
+            coverage[plan["source"]]["untestable"] = [
+                {"element": e, "reason": why} for e, why in untestable.items()
+            ]
     return coverage

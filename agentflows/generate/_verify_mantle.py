@@ -101,7 +101,10 @@ def _reviewed(
             return None, f"the case must still assert {' and '.join(sorted(lost))}"
     errors = [f for f in check_data(data, env.dialect, env.project) if f.severity == "error"]
     if not errors:
-        outcome = prewrite(data, "mantle", env.project)
+        # criteria reach verification reviewed (a plan's compound one split before, a
+        # model's kept whole): a repair's review never cuts them at "and" again, so the
+        # next repair round shows the model its criteria as it wrote them
+        outcome = prewrite(data, "mantle", env.project, model_criteria=True)
         data, errors = outcome.data, outcome.errors
     if errors:
         first = errors[0]

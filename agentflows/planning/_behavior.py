@@ -70,3 +70,6 @@ class Plan(BaseModel):
     behaviors: list[Behavior] = Field(default_factory=list)
     elements: list[str] = Field(default_factory=list)
     """All coverable elements of the source (the denominator of the coverage report)."""
+    untestable: dict[str, str] = Field(default_factory=dict)
+    """Elements no scenario can bring about (a tool failure nothing in a case can cause),
+    each with why: reported in coverage, never planned as a case that verification drops."""

@@ -10,7 +10,7 @@ Behaviours (`facts["kind"]`, case slug, scenario type, base priority; lower is k
 | `happy` | the routing value (`lost`), `happy` without routing (or when every routing field is one the prose only lets the agent ask, the reference agent's `optional_fields`: then the branches follow at 31+, planned but reported dropped, never written: `NOT_WRITTEN`), `request` for a hand-off skill | happy_path (escalation when the branch hands over, or for a hand-off skill) | 10 for the first, 30+ for the other branches |
 | `cue` | the cue's words (`existing_request`) | edge_case | 35+ (a tool the prose calls only on what the user says; `_mantle_cues`) |
 | `refusal` | `refused_<tool>` | edge_case | 20+ (every confirmation-gated tool) |
-| `failure` | `<tool>_fails` | sad_path | 40+ (every tool with `on_failure` or a documented error result) |
+| `failure` | `<tool>_fails` | sad_path | 40+ (every tool with `on_failure` or a documented error result that a case can make fail: else `Plan.untestable`) |
 | `negative` | the `else` step (`not_eligible`) | sad_path | 45+ (a branch on what a tool wrote) |
 | `threshold` | `<field>_under_<n>` / `_over_` / `_at_` | edge_case (escalation when that side hands over) | 47+ (each side of a number a condition compares, but the happy path's; `_mantle_thresholds`) |
 | `out_of_order` | `details_up_front` | edge_case | 50 |
@@ -105,7 +105,13 @@ def plan_mantle(project: Project, skill_id: str, direction: str | None) -> Plan:
     planner = _Planner(project, defs.skills[skill_id], parsed)
     elements = plan_elements(defs, defs.skills[skill_id])
     behaviors = planner.build(elements)
-    return Plan(source=skill_id, dialect=DIALECT, behaviors=behaviors, elements=elements)
+    return Plan(
+        source=skill_id,
+        dialect=DIALECT,
+        behaviors=behaviors,
+        elements=elements,
+        untestable=planner.untestable,
+    )
 
 
 class _Planner(OutcomeBehaviors, AnswerBehaviors, DetourBehaviors, CueBehaviors, AsideBehaviors):

@@ -41,7 +41,11 @@ def skill_tools(defs: MantleDefinitions, skill: Skill) -> list[str]:
     return [n for n in dict.fromkeys(names) if n in callable_tools]
 
 
-def skill_responses(defs: MantleDefinitions, skill: Skill) -> list[str]:
+def skill_responses(
+    defs: MantleDefinitions, skill: Skill, unfailing: frozenset[str] = frozenset()
+) -> list[str]:
+    """The responses the skill can say, in definition order; `unfailing`: tools whose
+    `on_failure` does not count (no scenario can make them fail)."""
     names: list[str] = []
     for block in skill.blocks.values():
         for step in block.steps:
@@ -50,14 +54,15 @@ def skill_responses(defs: MantleDefinitions, skill: Skill) -> list[str]:
             elif step.kind == "collect" and step.fields.get("utterance"):
                 names.append(str(step.fields["utterance"]))
     names += [rule.response for rule in skill.utter]
-    for constraint in skill.tool_constraints.values():
+    for tool, constraint in skill.tool_constraints.items():
         confirmation = constraint.requires_confirmation
         if confirmation is not None and confirmation.enabled:
             names += [
                 confirmation.utter_for_confirmation or "",
                 confirmation.utter_on_user_denial or "",
             ]
-        names += [constraint.on_success or "", constraint.on_failure or ""]
+        failure = None if tool in unfailing else constraint.on_failure
+        names += [constraint.on_success or "", failure or ""]
     known = defs.all_responses()
     return [n for n in dict.fromkeys(names) if n in known]
 

@@ -22,6 +22,7 @@ from evalcore.testdata import NEGATIVE_ACCOUNT, callers_in, load_records, names_
 
 from ..drafting.offline import value_words
 from ._behavior import CHAINED, NOT_WRITTEN, Behavior
+from ._mantle_elements import skill_responses
 from ._mantle_thresholds import ThresholdBehaviors
 from ._mantle_tools import failure_outcome, outcome_words, tool_keys
 from ._mantle_vocab import channel_fields, is_caller_phone, value_groups
@@ -368,6 +369,10 @@ class OutcomeBehaviors(ThresholdBehaviors):
             )
             if found is None:
                 continue
+            unbrought = None if self._outside(tool) else self._unbrought(tool)
+            if unbrought is not None:  # no case can make it fail: reported, never planned
+                self.untestable[f"failure:{tool}"] = unbrought
+                continue
             walk, facts = found
             facts["tool"] = tool
             constraint = self.skill.tool_constraints.get(tool)
@@ -411,7 +416,41 @@ class OutcomeBehaviors(ThresholdBehaviors):
                     40 + index,
                 )
             )
+        self._unsaid_failures()
         return out
+
+    def _unsaid_failures(self) -> None:
+        """The `on_failure` responses only the untestable failures say: no scenario can
+        bring them about either, for the same reason (`untestable`)."""
+        tools = {e.removeprefix("failure:"): why for e, why in self.untestable.items()}
+        if not tools:
+            return
+        said = set(skill_responses(self.defs, self.skill, frozenset(tools)))
+        for tool, why in tools.items():
+            response = self.skill.tool_constraints.get(tool)
+            failure = response.on_failure if response is not None else None
+            if failure and failure not in said and failure in self.defs.all_responses():
+                self.untestable.setdefault(f"response:{failure}", why)
+
+    def _unbrought(self, tool: str) -> str | None:
+        """Why no scenario can make `tool` fail (None: one can). A Mantle scenario mocks no
+        tool: a case brings a failure about only through what it gives the agent, the
+        failing test account in a seeded channel or session field, or in the user's answer
+        for an id the tool takes (`drafting.offline._mantle_seeds`). A project that seeds
+        nothing, calling the tool with no id the user gives (a date, a description, a
+        record picked from a list), leaves every correct agent's call succeeding."""
+        if any(f.seed for f in self.defs.memory.values()):
+            return None
+        use = self.model.tool(tool)
+        for key in use.arguments.values() if use is not None else ():
+            field = self.defs.memory_field(key)
+            if field is not None and field.type == "text" and names_an_id(field.name):
+                return None
+        return (
+            f"{tool}'s failure case needs the failing test account, which no case can carry "
+            "here: a scenario mocks no tool, the project seeds no channel or session field, "
+            f"and the user gives {tool} no id of their own"
+        )
 
     def _outside(self, tool: str) -> str | None:
         """How `tool` reaches a service outside the agent, in words (None: it does not): an

@@ -102,6 +102,8 @@ class PlannerBase:
         #: The values of each branch a happy path completes on, in the order planned: the
         #: other branches a case that may play any of them (a digression) can take.
         self.completed_values: list[dict[str, Any]] = []
+        #: Elements no scenario can bring about, with why (`Plan.untestable`).
+        self.untestable: dict[str, str] = {}
 
     # --- helpers -------------------------------------------------------------------------
 

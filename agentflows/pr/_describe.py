@@ -211,6 +211,10 @@ def _coverage(report: dict[str, Any]) -> list[str]:
         if untouched:
             line += "; uncovered: " + ", ".join(_code(e) for e in untouched)
         lines.append(line)
+        lines += [
+            f"  - not testable by a scenario: {_code(item['element'])}: {_cell(item['reason'])}"
+            for item in cov.get("untestable") or []
+        ]
     if len(lines) == 2:
         lines.append("- no coverage plan was recorded")
     return [*lines, ""]

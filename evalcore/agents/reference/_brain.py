@@ -354,9 +354,12 @@ class ModelBrain:
         kind = spec.type
         record = self.record_for(ctx, text)
         if kind == "categorical":
-            value = ctx.words(spec.qualified).answer(text)
+            words = ctx.words(spec.qualified)
+            value = words.answer(text)
             if value is not None:
                 return value
+            if words.undecided(text):
+                return NO_ANSWER  # two values named: asked again, never the record guessed
             for candidate in (record or {}).values():
                 if candidate in spec.enum_values:
                     return candidate

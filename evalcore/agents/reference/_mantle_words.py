@@ -227,8 +227,7 @@ class FieldWords:
         means the card team even though "card" also appears in another team's description.
         """
         found = self.matches(text)
-        named = {f.value for f in found if f.score >= 10}
-        if len(named) > 1 and _CORRECTION.search(text) is None:
+        if self.undecided(text):
             return None  # "either lost or stolen": unclear, so the question is asked again
         if found:
             return found[0].value
@@ -238,6 +237,13 @@ class FieldWords:
         if best[0]:
             return best[2]
         return caught_by(self.name, text, self.values)  # "Portugal": the choice's `other`
+
+    def undecided(self, text: str) -> bool:
+        """Whether `text` names two or more of the values without a correction picking one
+        ("It's either Car or Homeowner, I'm not sure"): no correct agent guesses between
+        them, whatever else (a listed record) the words match."""
+        named = {f.value for f in self.matches(text) if f.score >= 10}
+        return len(named) > 1 and _CORRECTION.search(text) is None
 
     def stated(self, text: str) -> Any:
         """A value stated without being asked: own words or two distinctive stems."""
