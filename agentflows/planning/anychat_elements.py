@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
+from evalcore.definitions import AnychatDefinitions, Outreach, PersonField, Playbook
 from evalcore.lexicon.en.customer_pushes import RELATIVE_TAIL
 from evalcore.lexicon.en.customer_replies import LEADING_YES
 from evalcore.lexicon.en.playbook_prose import (
@@ -286,6 +286,7 @@ def mentioned_fields(playbook: Playbook, defs: AnychatDefinitions) -> tuple[str,
         if pattern.search(text):
             found.append(key)
             text = pattern.sub(" ", text)
+    found += [key for key in _custom_fields(defs) if key not in found and _names(key, text)]
     for example in playbook.examples:
         for key in example.end.get("personFields") or {}:
             if key in defs.person_fields:
@@ -313,9 +314,30 @@ def asked_fields(
         lowered = sentence.lower()
         for key in fields:
             spec = defs.person_fields[key]
-            if (spec.label or key).lower() in lowered:
+            if _named_in(spec, lowered):
                 found.append(key)
     return tuple(dict.fromkeys(found))
+
+
+def _named_in(spec: PersonField, lowered: str) -> bool:
+    """A lower-cased sentence names the field: its label, or a declared field's key words."""
+    if (spec.label or spec.key).lower() in lowered:
+        return True
+    return not spec.builtin and _names(spec.key, lowered)
+
+
+def _custom_fields(defs: AnychatDefinitions) -> list[str]:
+    return sorted(
+        k for k, f in defs.person_fields.items() if not f.builtin and k not in _VAGUE_FIELDS
+    )
+
+
+def _names(key: str, text: str) -> bool:
+    """The text names a People field by its key's words ("pick-up address" names `address`,
+    "delivery notes" `deliveryNotes`): a body says "their address" where the label is longer
+    ("Pick-up and delivery address")."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key).replace("_", " ").lower()
+    return re.search(rf"(?<![a-z0-9]){re.escape(spaced)}(?![a-z0-9])", text) is not None
 
 
 def saved_fields(
@@ -327,7 +349,7 @@ def saved_fields(
     for sentence in re.split(r"(?<=[.!?])\s+", _flat(playbook.body)):
         if SAVES.search(sentence):
             lowered = sentence.lower()
-            found += [k for k in fields if (defs.person_fields[k].label or k).lower() in lowered]
+            found += [k for k in fields if _named_in(defs.person_fields[k], lowered)]
     for example in playbook.examples:
         found += [k for k in example.end.get("personFields") or {} if k in fields]
     return tuple(k for k in fields if k in found)
