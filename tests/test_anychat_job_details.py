@@ -120,6 +120,23 @@ def test_no_yes_where_the_body_books_on_the_pick(tmp_path: Path) -> None:
     assert inbound["turns"][1:] == [ADDRESS, PICK]
 
 
+def test_a_typed_stop_the_opener_offers_is_an_opt_out(tmp_path: Path) -> None:
+    case = _cases(_project(tmp_path))["outreach_spring_reply_opt"]
+    assert case["turns"] == ["STOP", STILL_THERE]
+    checks = case["expect"]["checks"]
+    assert checks["outcomes"] == ["opted_out"]
+    assert "book_visit" in checks["toolsNotCalled"]
+    assert checks["replyCount"] == {"min": 1, "max": 2}
+    assert "opt-out" in case["tags"]
+    assert "finalReplyNonEmpty" not in checks
+
+
+def test_an_inbound_opt_out_stubs_the_first_lookup(tmp_path: Path) -> None:
+    case = _cases(_project(tmp_path))["opt_out"]
+    assert case["turns"][1] == {"system": "optOut"}
+    assert "find_client" in case["scenario"]["stubs"]
+
+
 def test_a_resume_mid_job_asks_for_the_job_again_not_for_news() -> None:
     visit = Playbook(id="visit", activation="The client wants a gardener to visit.")
     line = follow_up(visit, "book_visit")

@@ -3,8 +3,18 @@ under way: an Outreach and its replies, a reminder, a resumed conversation, an o
 
 from __future__ import annotations
 
+from typing import Any
+
+from evalcore.definitions import Outreach
+
 from ._anychat_builder import BuilderBase
-from .anychat_elements import ReplyOption, main_reply, opt_out_outcome, reply_options
+from .anychat_elements import (
+    ReplyOption,
+    main_reply,
+    opt_out_outcome,
+    opts_out,
+    reply_options,
+)
 from .anychat_people import outreach_inputs, person
 
 #: Words that open a reply's meaning without saying what it is ("you will bring it back").
@@ -51,6 +61,9 @@ class ReplyBehaviors(BuilderBase):
             for option in reply_options(outreach):
                 if main is None or option.reply == main.reply:
                     continue
+                if opts_out(option):
+                    self._typed_opt_out(outreach, option, start, scene, 28 + index)
+                    continue
                 self.add(
                     f"outreach_{outreach.id}_reply_{_reply_slug(option)}",
                     "edge_case",
@@ -69,6 +82,42 @@ class ReplyBehaviors(BuilderBase):
                     },
                     28 + index,
                 )
+
+    def _typed_opt_out(
+        self,
+        outreach: Outreach,
+        option: ReplyOption,
+        start: dict[str, Any],
+        scene: dict[str, Any],
+        priority: int,
+    ) -> None:
+        """The person types the opener's opt-out keyword ("Reply ... STOP to opt out"): an
+        opt-out like the platform's event, held to what the opt-out cases expect (the outcome
+        where this Playbook records it, nothing changed, silence after)."""
+        outcome = self.f.opt_out_outcome or opt_out_outcome(self.defs)
+        label = outreach.name or outreach.id
+        covers = [f"outreach:{outreach.id}", "start:outreach"]
+        if self.f.opt_out_outcome:
+            covers.append(f"outcome:{outcome}")
+        self.add(
+            f"outreach_{outreach.id}_reply_{_reply_slug(option)}",
+            "edge_case",
+            f"{self.name}: {label} outreach, reply {option.reply} opts out",
+            f"The person answers the {label} outreach with {option.reply}, which the opener "
+            "offers to opt out; the agent "
+            + (f"records {outcome}, " if self.f.opt_out_outcome else "")
+            + "changes nothing and answers nothing after it.",
+            covers,
+            {
+                "kind": "opt_out",
+                "outcome": outcome,
+                "outreach": outreach.id,
+                "typed": option.reply,
+                "start": start,
+                **scene,
+            },
+            priority,
+        )
 
     def reminder(self) -> None:
         if not (self.f.reminder and self.has_job):

@@ -32,6 +32,7 @@ from typing import Any
 from evalcore.definitions import AnychatDefinitions, Outreach, PersonField, Playbook
 from evalcore.lexicon.en.customer_pushes import RELATIVE_TAIL
 from evalcore.lexicon.en.customer_replies import LEADING_YES
+from evalcore.lexicon.en.opt_out_replies import OPT_OUT_KEYWORD, OPTS_OUT
 from evalcore.lexicon.en.playbook_prose import (
     ASK_CONDITION,
     ASKS_CONFIRM,
@@ -380,12 +381,18 @@ def reply_options(outreach: Outreach) -> list[ReplyOption]:
     text = re.sub(r"\s+", " ", outreach.opener)
     options: list[ReplyOption] = []
     for match in _REPLY_OPTION.finditer(text):
-        options.append(ReplyOption(match.group(1), match.group(2).strip()))
+        options.append(ReplyOption(match.group(1), match.group(2).strip().rstrip(",")))
         tail = text[match.end() :]
         more = _OR_OPTION.match(tail.lstrip())
         if more:
-            options.append(ReplyOption(more.group(1), more.group(2).strip()))
+            options.append(ReplyOption(more.group(1), more.group(2).strip().rstrip(",")))
     return options
+
+
+def opts_out(option: ReplyOption) -> bool:
+    """The opener offers this reply to opt out ("Reply ... STOP to opt out"): typed, it is the
+    person's opt-out, not a reply that changes nothing."""
+    return bool(OPTS_OUT.search(option.meaning) or OPT_OUT_KEYWORD.match(option.reply))
 
 
 def main_reply(outreach: Outreach, playbook: Playbook) -> ReplyOption | None:
