@@ -1,8 +1,9 @@
 """Offline Anychat cases for a job that needs the person's details and a yes before acting:
-the person tells what the body asks for (an address it saves) before the time picker, gives
-the yes after the pick where the body confirms first, a typed STOP the opener offers is an
-opt-out, a resume in the middle of the job asks for the job again, and an inbound opt-out
-stubs the lookup the first answer makes."""
+the person tells what the body asks for (an address it saves, the kind of job a tool takes)
+before the time picker and gives the yes after the pick where the body confirms first; an
+opener filled in with a field puts it on record; a typed STOP the opener offers is an opt-out;
+a resume in the middle of the job asks for the job again; an inbound opt-out stubs the lookup
+the first answer makes."""
 
 from __future__ import annotations
 
@@ -33,7 +34,10 @@ tools:
     parameters: {address: {type: string}}
   book_visit:
     description: Book a gardener's visit in the chosen window.
-    parameters: {slot_id: {type: string}, address: {type: string}}
+    parameters:
+      slot_id: {type: string}
+      address: {type: string}
+      job: {type: string, choices: [lawn_mowing, hedge_trimming, weeding]}
 """
 HELP = """\
 name: Help
@@ -45,7 +49,8 @@ name: Book a visit
 activation: The client wants a gardener to visit (mowing, hedge trimming).
 body: |
   Look the client up with find_client. Ask for their address if you do not have it, and
-  save it to their Person record. Offer windows from check_visit_slots as a time picker.
+  save it to their Person record. Ask what they need done (mowing, hedge trimming or
+  weeding). Offer windows from check_visit_slots as a time picker.
   {confirm}
 tools: [find_client, check_visit_slots, book_visit]
 outcomes: [visit_booked, opted_out]
@@ -55,8 +60,10 @@ ASKS_YES = "Read the window back and ask them to confirm, then book it with book
 NO_YES = "When they pick one, book it with book_visit."
 SPRING = """\
 name: Spring visit
-opener: Hi {firstName}, spring is here! Reply VISIT to book a gardener, or STOP to opt out.
-inputs: [firstName]
+opener: >-
+  Hi {firstName}, spring is here! Our gardeners can come to {address}. Reply VISIT to book a
+  gardener, or STOP to opt out.
+inputs: [firstName, address]
 playbook: visit
 goal: The client books a visit.
 """
@@ -87,6 +94,7 @@ def _cases(project: Project) -> dict[str, dict[str, Any]]:
 
 
 ADDRESS = "My home and garden address is 12 Oak Street."
+KIND = "It's for mowing."
 PICK = {"slot": 0, "fallback": "The first time you offered works for me."}
 YES = {"confirm": True, "fallback": "Yes"}
 
@@ -96,14 +104,23 @@ def test_the_person_tells_the_asked_address_then_picks_then_says_yes(tmp_path: P
     person still gives it before the picker, and the yes the body waits for after the pick."""
     cases = _cases(_project(tmp_path))
     inbound = cases["inbound"]
-    assert inbound["turns"][1:] == [ADDRESS, PICK, YES]
+    assert inbound["turns"][1:] == [f"{ADDRESS} {KIND}", PICK, YES]
     checks = inbound["expect"]["checks"]
     assert checks["personFields"] == {"address": "12 Oak Street"}
     assert checks["outcomes"] == ["visit_booked"]
     assert checks["replyCount"] == {"max": 4}
-    assert cases["outreach_spring"]["turns"][1:] == [ADDRESS, PICK, YES]
     knows = cases["simulated"]["turns"][-1]["simulate"]["knows"]
-    assert ADDRESS in knows and "Yes, please book it." in knows
+    assert knows[:2] == [ADDRESS, KIND] and "Yes, please book it." in knows
+
+
+def test_an_outreach_filled_in_with_a_field_holds_it_on_record(tmp_path: Path) -> None:
+    """The opener names the person's address: the business has it, so the person's record
+    holds the same value and the person is not scripted to give it again."""
+    outreach = _cases(_project(tmp_path))["outreach_spring"]
+    assert outreach["turns"] == ["VISIT", KIND, PICK, YES]
+    fields = outreach["scenario"]["persona"]["preset"]["fields"]
+    sent = outreach["scenario"]["start"]["outreach"]["inputs"]
+    assert fields["customFields"]["address"] == sent["address"] == "12 Oak Street"
 
 
 def test_a_resume_answers_the_address_question_and_confirms(tmp_path: Path) -> None:
@@ -111,13 +128,13 @@ def test_a_resume_answers_the_address_question_and_confirms(tmp_path: Path) -> N
     assert resume["scenario"]["history"][-1]["content"].endswith(
         "What is your home and garden address?"
     )
-    assert resume["turns"][0].endswith(ADDRESS)
+    assert resume["turns"][0].endswith(f"{ADDRESS} {KIND}")
     assert resume["turns"][1:] == [PICK, YES]
 
 
 def test_no_yes_where_the_body_books_on_the_pick(tmp_path: Path) -> None:
     inbound = _cases(_project(tmp_path, NO_YES))["inbound"]
-    assert inbound["turns"][1:] == [ADDRESS, PICK]
+    assert inbound["turns"][1:] == [f"{ADDRESS} {KIND}", PICK]
 
 
 def test_a_typed_stop_the_opener_offers_is_an_opt_out(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from .anychat_elements import (
     opts_out,
     reply_options,
 )
-from .anychat_people import outreach_inputs, person
+from .anychat_people import field_value, outreach_inputs, person
 
 #: Words that open a reply's meaning without saying what it is ("you will bring it back").
 _PRONOUNS = frozenset({"i", "you", "we", "they", "it"})
@@ -32,8 +32,9 @@ class ReplyBehaviors(BuilderBase):
     def outreach(self) -> None:
         for index, outreach in enumerate(self.f.outreaches):
             key = f"{self.pb.id}:outreach_{outreach.id}"
-            scene = self.scene(key)
-            who = person(key)
+            held = self._sent_fields(outreach, key)
+            scene = self.scene(key, extra=held)
+            who = {**person(key), **held}
             appointment = scene["appointments"][0] if scene["appointments"] else None
             start = {
                 "outreach": {
@@ -82,6 +83,20 @@ class ReplyBehaviors(BuilderBase):
                     },
                     28 + index,
                 )
+
+    def _sent_fields(self, outreach: Outreach, key: str) -> dict[str, Any]:
+        """The person's own People fields the opener is filled in with ("collect your coats
+        from {address}"): the business has them on record, so the person's record holds
+        them and the agent does not ask for them again."""
+        out: dict[str, Any] = {}
+        for name in outreach.inputs:
+            spec = self.defs.person_fields.get(name)
+            if spec is None or spec.builtin:
+                continue
+            value = self.values.get(name, field_value(spec, key))
+            if value is not None:
+                out[name] = value
+        return out
 
     def _typed_opt_out(
         self,
@@ -176,12 +191,14 @@ class ReplyBehaviors(BuilderBase):
             )
         for outreach in self.f.outreaches:
             key = f"{self.pb.id}:opt_out_after_{outreach.id}"
-            scene = self.scene(key)
+            held = self._sent_fields(outreach, key)
+            scene = self.scene(key, extra=held)
             appointment = scene["appointments"][0] if scene["appointments"] else None
+            who = {**person(key), **held}
             start = {
                 "outreach": {
                     "outreachId": outreach.id,
-                    "inputs": outreach_inputs(outreach, person(key), appointment, self.defs),
+                    "inputs": outreach_inputs(outreach, who, appointment, self.defs),
                 }
             }
             label = outreach.name or outreach.id

@@ -165,6 +165,9 @@ class PlaybookFacts:
     saved: tuple[str, ...] = field(default=())
     """People fields the Playbook keeps on the record: a body sentence saves them, or an
     example's end sets them."""
+    asked_kinds: tuple[str, ...] = field(default=())
+    """What the person says to a body question whose listed options are a tool parameter's
+    choices ("Ask what they are sending (dry cleaning, shirts ...)" → "dry cleaning")."""
 
     @property
     def has_job(self) -> bool:
@@ -341,6 +344,38 @@ def _names(key: str, text: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(spaced)}(?![a-z0-9])", text) is not None
 
 
+def asked_kinds(playbook: Playbook, defs: AnychatDefinitions) -> tuple[str, ...]:
+    """For each body question (asked of everyone, as `asked_fields` reads it) that lists two or
+    more of the choices of a parameter of the Playbook's tools ("Ask what they are sending (dry
+    cleaning, shirts or alterations)" and `service: [dry_cleaning, laundered_shirts, ...]`),
+    the first of those choices as the sentence words it: the person's answer to it, so the
+    tool gets a value the person gave."""
+    found: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", _flat(playbook.body)):
+        if not ASKS_FOR.search(sentence):
+            continue
+        if ASK_CONDITION.search(sentence) and not LACKS_IT.search(sentence):
+            continue
+        lowered = f" {sentence.lower()} "
+        for tool in (defs.tools.get(t) for t in playbook.tools):
+            for spec in tool.parameters.values() if tool is not None else ():
+                choices = spec.get("choices") if isinstance(spec, dict) else None
+                said = [w for c in choices or () if (w := _said_choice(str(c), lowered))]
+                if len(said) >= 2:
+                    found.append(said[0])
+    return tuple(dict.fromkeys(found))
+
+
+def _said_choice(choice: str, lowered: str) -> str | None:
+    """The words of `choice` the sentence says: all of them ("dry cleaning" for
+    `dry_cleaning`), else its last one ("shirts" for `laundered_shirts`)."""
+    words = choice.replace("_", " ").replace("-", " ").lower().split()
+    for said in (" ".join(words), words[-1] if words else ""):
+        if said and re.search(rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])", lowered):
+            return said
+    return None
+
+
 def saved_fields(
     playbook: Playbook, fields: tuple[str, ...], defs: AnychatDefinitions
 ) -> tuple[str, ...]:
@@ -482,6 +517,7 @@ def playbook_facts(playbook: Playbook, defs: AnychatDefinitions) -> PlaybookFact
         other_tools=tuple(sorted(known - set(playbook.tools))),
         asked=asked_fields(playbook, fields, defs),
         saved=saved_fields(playbook, fields, defs),
+        asked_kinds=asked_kinds(playbook, defs),
         asks_confirm=ASKS_CONFIRM.search(_flat(playbook.body)) is not None
         or example_asks_yes(playbook, roles.action),
     )

@@ -366,6 +366,12 @@ def ask_line(labels: list[str]) -> str:
     return f"What is your {joined}?"
 
 
+def kind_line(item: str) -> str:
+    """What the person says to "what are you sending / what is it for" when the body lists the
+    kinds ("It's for dry cleaning.")."""
+    return f"It's for {item}."
+
+
 def knows_line(label: str, value: Any) -> str:
     """What the person says a field's value is ("My card number is 52126127.", "It's a
     mountain bike." for a "Bike type")."""
@@ -395,6 +401,7 @@ __all__ = [
     "guardrail_line",
     "hint_detail",
     "job_steps",
+    "kind_line",
     "knows_line",
     "question_line",
     "question_topic",
