@@ -109,6 +109,7 @@ def test_the_person_tells_the_asked_address_then_picks_then_says_yes(tmp_path: P
     assert checks["personFields"] == {"address": "12 Oak Street"}
     assert checks["outcomes"] == ["visit_booked"]
     assert checks["replyCount"] == {"max": 4}
+    assert "asks them to confirm the one they pick" in inbound["brief"]["expected"]
     knows = cases["simulated"]["turns"][-1]["simulate"]["knows"]
     assert knows[:2] == [ADDRESS, KIND] and "Yes, please book it." in knows
 

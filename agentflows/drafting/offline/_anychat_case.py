@@ -149,6 +149,8 @@ def _job_prose(case: _Case, optional: tuple[str, ...] | list[str] = ()) -> str:
     did += [f"{'may call' if t in optional else 'calls'} {t}" for t in named[1:]]
     if "ask.time" in case.pb.pickers and roles.availability:
         did.append(f"offers times from {roles.availability[0]} as a time picker")
+        if pf.asks_confirm and roles.action:
+            did.append("asks them to confirm the one they pick")
     elif "confirm" in case.pb.pickers and roles.action:
         did.append("asks for a yes/no confirmation first")
     if roles.action:
