@@ -3,11 +3,20 @@ under way: an Outreach and its replies, a reminder, a resumed conversation, an o
 
 from __future__ import annotations
 
+from typing import Any
+
+from evalcore.definitions import Outreach
 from evalcore.lexicon.en.user_line_words import REPLY_PRONOUNS as _PRONOUNS
 
 from ._anychat_builder import BuilderBase
-from .anychat_elements import ReplyOption, main_reply, opt_out_outcome, reply_options
-from .anychat_people import outreach_inputs, person
+from .anychat_elements import (
+    ReplyOption,
+    main_reply,
+    opt_out_outcome,
+    opts_out,
+    reply_options,
+)
+from .anychat_people import field_value, outreach_inputs, person
 
 
 def _reply_slug(option: ReplyOption) -> str:
@@ -21,8 +30,9 @@ class ReplyBehaviors(BuilderBase):
     def outreach(self) -> None:
         for index, outreach in enumerate(self.f.outreaches):
             key = f"{self.pb.id}:outreach_{outreach.id}"
-            scene = self.scene(key)
-            who = person(key)
+            held = self._sent_fields(outreach, key)
+            scene = self.scene(key, extra=held)
+            who = {**person(key), **held}
             appointment = scene["appointments"][0] if scene["appointments"] else None
             start = {
                 "outreach": {
@@ -50,6 +60,9 @@ class ReplyBehaviors(BuilderBase):
             for option in reply_options(outreach):
                 if main is None or option.reply == main.reply:
                     continue
+                if opts_out(option):
+                    self._typed_opt_out(outreach, option, start, scene, 28 + index)
+                    continue
                 self.add(
                     f"outreach_{outreach.id}_reply_{_reply_slug(option)}",
                     "edge_case",
@@ -68,6 +81,56 @@ class ReplyBehaviors(BuilderBase):
                     },
                     28 + index,
                 )
+
+    def _sent_fields(self, outreach: Outreach, key: str) -> dict[str, Any]:
+        """The person's own People fields the opener is filled in with ("collect your coats
+        from {address}"): the business has them on record, so the person's record holds
+        them and the agent does not ask for them again."""
+        out: dict[str, Any] = {}
+        for name in outreach.inputs:
+            spec = self.defs.person_fields.get(name)
+            if spec is None or spec.builtin:
+                continue
+            value = self.values.get(name, field_value(spec, key))
+            if value is not None:
+                out[name] = value
+        return out
+
+    def _typed_opt_out(
+        self,
+        outreach: Outreach,
+        option: ReplyOption,
+        start: dict[str, Any],
+        scene: dict[str, Any],
+        priority: int,
+    ) -> None:
+        """The person types the opener's opt-out keyword ("Reply ... STOP to opt out"): an
+        opt-out like the platform's event, held to what the opt-out cases expect (the outcome
+        where this Playbook records it, nothing changed, silence after)."""
+        outcome = self.f.opt_out_outcome or opt_out_outcome(self.defs)
+        label = outreach.name or outreach.id
+        covers = [f"outreach:{outreach.id}", "start:outreach"]
+        if self.f.opt_out_outcome:
+            covers.append(f"outcome:{outcome}")
+        self.add(
+            f"outreach_{outreach.id}_reply_{_reply_slug(option)}",
+            "edge_case",
+            f"{self.name}: {label} outreach, reply {option.reply} opts out",
+            f"The person answers the {label} outreach with {option.reply}, which the opener "
+            "offers to opt out; the agent "
+            + (f"records {outcome}, " if self.f.opt_out_outcome else "")
+            + "changes nothing and answers nothing after it.",
+            covers,
+            {
+                "kind": "opt_out",
+                "outcome": outcome,
+                "outreach": outreach.id,
+                "typed": option.reply,
+                "start": start,
+                **scene,
+            },
+            priority,
+        )
 
     def reminder(self) -> None:
         if not (self.f.reminder and self.has_job):
@@ -126,12 +189,14 @@ class ReplyBehaviors(BuilderBase):
             )
         for outreach in self.f.outreaches:
             key = f"{self.pb.id}:opt_out_after_{outreach.id}"
-            scene = self.scene(key)
+            held = self._sent_fields(outreach, key)
+            scene = self.scene(key, extra=held)
             appointment = scene["appointments"][0] if scene["appointments"] else None
+            who = {**person(key), **held}
             start = {
                 "outreach": {
                     "outreachId": outreach.id,
-                    "inputs": outreach_inputs(outreach, person(key), appointment, self.defs),
+                    "inputs": outreach_inputs(outreach, who, appointment, self.defs),
                 }
             }
             label = outreach.name or outreach.id

@@ -29,9 +29,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalcore.definitions import AnychatDefinitions, Outreach, Playbook
+from evalcore.definitions import AnychatDefinitions, Outreach, PersonField, Playbook
 from evalcore.lexicon.en.customer_pushes import RELATIVE_TAIL
 from evalcore.lexicon.en.customer_replies import LEADING_YES
+from evalcore.lexicon.en.opt_out_replies import OPT_OUT_KEYWORD, OPTS_OUT
 from evalcore.lexicon.en.playbook_prose import (
     ASK_CONDITION,
     ASKS_CONFIRM,
@@ -129,6 +130,9 @@ class PlaybookFacts:
     saved: tuple[str, ...] = field(default=())
     """People fields the Playbook keeps on the record: a body sentence saves them, or an
     example's end sets them."""
+    asked_kinds: tuple[str, ...] = field(default=())
+    """What the person says to a body question whose listed options are a tool parameter's
+    choices ("Ask what they are sending (dry cleaning, shirts ...)" → "dry cleaning")."""
 
     @property
     def has_job(self) -> bool:
@@ -251,6 +255,7 @@ def mentioned_fields(playbook: Playbook, defs: AnychatDefinitions) -> tuple[str,
         if pattern.search(text):
             found.append(key)
             text = pattern.sub(" ", text)
+    found += [key for key in _custom_fields(defs) if key not in found and _names(key, text)]
     for example in playbook.examples:
         for key in example.end.get("personFields") or {}:
             if key in defs.person_fields:
@@ -278,9 +283,62 @@ def asked_fields(
         lowered = sentence.lower()
         for key in fields:
             spec = defs.person_fields[key]
-            if (spec.label or key).lower() in lowered:
+            if _named_in(spec, lowered):
                 found.append(key)
     return tuple(dict.fromkeys(found))
+
+
+def _named_in(spec: PersonField, lowered: str) -> bool:
+    """A lower-cased sentence names the field: its label, or a declared field's key words."""
+    if (spec.label or spec.key).lower() in lowered:
+        return True
+    return not spec.builtin and _names(spec.key, lowered)
+
+
+def _custom_fields(defs: AnychatDefinitions) -> list[str]:
+    return sorted(
+        k for k, f in defs.person_fields.items() if not f.builtin and k not in _VAGUE_FIELDS
+    )
+
+
+def _names(key: str, text: str) -> bool:
+    """The text names a People field by its key's words ("pick-up address" names `address`,
+    "delivery notes" `deliveryNotes`): a body says "their address" where the label is longer
+    ("Pick-up and delivery address")."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key).replace("_", " ").lower()
+    return re.search(rf"(?<![a-z0-9]){re.escape(spaced)}(?![a-z0-9])", text) is not None
+
+
+def asked_kinds(playbook: Playbook, defs: AnychatDefinitions) -> tuple[str, ...]:
+    """For each body question (asked of everyone, as `asked_fields` reads it) that lists two or
+    more of the choices of a parameter of the Playbook's tools ("Ask what they are sending (dry
+    cleaning, shirts or alterations)" and `service: [dry_cleaning, laundered_shirts, ...]`),
+    the first of those choices as the sentence words it: the person's answer to it, so the
+    tool gets a value the person gave."""
+    found: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", _flat(playbook.body)):
+        if not ASKS_FOR.search(sentence):
+            continue
+        if ASK_CONDITION.search(sentence) and not LACKS_IT.search(sentence):
+            continue
+        lowered = f" {sentence.lower()} "
+        for tool in (defs.tools.get(t) for t in playbook.tools):
+            for spec in tool.parameters.values() if tool is not None else ():
+                choices = spec.get("choices") if isinstance(spec, dict) else None
+                said = [w for c in choices or () if (w := _said_choice(str(c), lowered))]
+                if len(said) >= 2:
+                    found.append(said[0])
+    return tuple(dict.fromkeys(found))
+
+
+def _said_choice(choice: str, lowered: str) -> str | None:
+    """The words of `choice` the sentence says: all of them ("dry cleaning" for
+    `dry_cleaning`), else its last one ("shirts" for `laundered_shirts`)."""
+    words = choice.replace("_", " ").replace("-", " ").lower().split()
+    for said in (" ".join(words), words[-1] if words else ""):
+        if said and re.search(rf"(?<![a-z0-9]){re.escape(said)}(?![a-z0-9])", lowered):
+            return said
+    return None
 
 
 def saved_fields(
@@ -292,7 +350,7 @@ def saved_fields(
     for sentence in re.split(r"(?<=[.!?])\s+", _flat(playbook.body)):
         if SAVES.search(sentence):
             lowered = sentence.lower()
-            found += [k for k in fields if (defs.person_fields[k].label or k).lower() in lowered]
+            found += [k for k in fields if _named_in(defs.person_fields[k], lowered)]
     for example in playbook.examples:
         found += [k for k in example.end.get("personFields") or {} if k in fields]
     return tuple(k for k in fields if k in found)
@@ -323,12 +381,18 @@ def reply_options(outreach: Outreach) -> list[ReplyOption]:
     text = re.sub(r"\s+", " ", outreach.opener)
     options: list[ReplyOption] = []
     for match in _REPLY_OPTION.finditer(text):
-        options.append(ReplyOption(match.group(1), match.group(2).strip()))
+        options.append(ReplyOption(match.group(1), match.group(2).strip().rstrip(",")))
         tail = text[match.end() :]
         more = _OR_OPTION.match(tail.lstrip())
         if more:
-            options.append(ReplyOption(more.group(1), more.group(2).strip()))
+            options.append(ReplyOption(more.group(1), more.group(2).strip().rstrip(",")))
     return options
+
+
+def opts_out(option: ReplyOption) -> bool:
+    """The opener offers this reply to opt out ("Reply ... STOP to opt out"): typed, it is the
+    person's opt-out, not a reply that changes nothing."""
+    return bool(OPTS_OUT.search(option.meaning) or OPT_OUT_KEYWORD.match(option.reply))
 
 
 def main_reply(outreach: Outreach, playbook: Playbook) -> ReplyOption | None:
@@ -418,6 +482,7 @@ def playbook_facts(playbook: Playbook, defs: AnychatDefinitions) -> PlaybookFact
         other_tools=tuple(sorted(known - set(playbook.tools))),
         asked=asked_fields(playbook, fields, defs),
         saved=saved_fields(playbook, fields, defs),
+        asked_kinds=asked_kinds(playbook, defs),
         asks_confirm=ASKS_CONFIRM.search(_flat(playbook.body)) is not None
         or example_asks_yes(playbook, roles.action),
     )

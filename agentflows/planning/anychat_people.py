@@ -18,6 +18,7 @@ from evalcore.lexicon.en.field_name_words import DAY_WORDS as _DAY_WORDS
 from evalcore.lexicon.en.field_name_words import PERSON_NAME as _PERSON_NAME
 from evalcore.lexicon.en.field_name_words import PLACE_NAMES as _PLACE_WORDS
 from evalcore.lexicon.en.field_name_words import READ_OUT_NUMBERS as _NUMBERED
+from evalcore.lexicon.en.field_specs import ADDRESS_NAME
 
 from .anychat_clock import CLOCK, on_open_day, project_clock
 
@@ -61,6 +62,9 @@ def field_value(spec: PersonField, key: str) -> str | bool | None:
         return person(key)[spec.key]
     if spec.type in ("text", "number") and _NUMBERED.intersection(_name_words(spec)):
         return str(10_000_000 + stable_index(key + spec.key, 90_000_000))
+    if spec.type == "text" and ADDRESS_NAME.search(f"{spec.key} {spec.label or ''}".lower()):
+        # a street address the person can say when the body asks for it before acting
+        return _plausible({"address"}, None)
     return None
 
 

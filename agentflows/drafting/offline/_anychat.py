@@ -110,6 +110,9 @@ def _scenario(case: _Case, parts: Parts) -> dict[str, Any]:
     reached: set[str] = set()
     if case.facts["kind"] in ("handoff", "guardrail"):
         reached = {case.pb.id, str(parts.checks.get("activePlaybookAtEnd") or case.pb.id)}
+    elif case.facts["kind"] == "opt_out" and "inbound" in case.facts["start"]:
+        # the person asks for the job before opting out: the agent's first turn looks them up
+        reached = {case.pb.id}
     elif case.facts["kind"] == "resume":
         # the seeded history holds no tool call: a correct agent may look the person up now
         reached = {case.pb.id}

@@ -12,7 +12,7 @@ from evalcore.definitions import AnychatDefinitions, Playbook
 from ...planning.anychat_clock import project_clock
 from ...planning.anychat_elements import PlaybookFacts
 from ...planning.anychat_people import appointment_start, day_label
-from ._anychat_script import Step, knows_line
+from ._anychat_script import Step, kind_line, knows_line
 from ._direction import Direction
 
 Turn = str | dict[str, Any]
@@ -65,9 +65,10 @@ class _Case:
 
     def told_lines(self) -> list[str]:
         """The person's answers to what the body asks before acting ("My card number is
-        ...")."""
+        ...", "It's for dry cleaning.")."""
         told = self.facts.get("told") or {}
-        return [knows_line(self.defs.person_fields[k].label or k, v) for k, v in told.items()]
+        lines = [knows_line(self.defs.person_fields[k].label or k, v) for k, v in told.items()]
+        return lines + [kind_line(item) for item in self.pf.asked_kinds]
 
     @property
     def seeded(self) -> int:
@@ -148,6 +149,8 @@ def _job_prose(case: _Case, optional: tuple[str, ...] | list[str] = ()) -> str:
     did += [f"{'may call' if t in optional else 'calls'} {t}" for t in named[1:]]
     if "ask.time" in case.pb.pickers and roles.availability:
         did.append(f"offers times from {roles.availability[0]} as a time picker")
+        if pf.asks_confirm and roles.action:
+            did.append("asks them to confirm the one they pick")
     elif "confirm" in case.pb.pickers and roles.action:
         did.append("asks for a yes/no confirmation first")
     if roles.action:

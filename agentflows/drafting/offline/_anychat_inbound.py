@@ -112,7 +112,9 @@ def _simulate(case: _Case) -> Parts:
     request = request_line(case.pb, case.pf.roles.action)
     collect: dict[str, Any] = dict(case.facts.get("collect") or {})
     knows = [knows_line(case.defs.person_fields[k].label or k, v) for k, v in collect.items()]
-    knows = list(dict.fromkeys([*knows, *(s.text for s in steps)]))
+    # each answer once, on its own: the scripted turn joins the told answers into one message
+    told = case.told_lines()
+    knows = list(dict.fromkeys([*knows, *told, *(s.text for s in steps[1 if told else 0 :])]))
     outcome = case.pf.outcome
     simulate = {
         "goal": "Get your request done: answer the agent's questions with what you know and "

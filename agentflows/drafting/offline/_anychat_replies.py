@@ -183,7 +183,8 @@ def _opt_out(case: _Case) -> Parts:
         replies = 1
     else:
         replies = 1  # the opener
-    turns += [{"system": "optOut"}, STILL_THERE]
+    typed = case.facts.get("typed")
+    turns += [typed or {"system": "optOut"}, STILL_THERE]
     checks: dict[str, Any] = {}
     # Only a Playbook that says to record the opt-out is held to it: after an Outreach the
     # Outreach's Playbook is active, and the rule may live in another one (the default's).
@@ -194,9 +195,11 @@ def _opt_out(case: _Case) -> Parts:
         checks["activeAppointments"] = case.seeded
     checks["toolsNotCalled"] = state_tools(case.defs)
     # The agent answers (or opens with the Outreach) before the opt-out, then sends nothing:
-    # at least that many messages, so an agent that never spoke does not pass either.
-    checks["replyCount"] = {"min": replies, "max": replies}
-    checks["noReplyTo"] = ["optOut"]
+    # at least that many messages, so an agent that never spoke does not pass either. A typed
+    # keyword may get one short confirmation (the platform's event gets none).
+    checks["replyCount"] = {"min": replies, "max": replies + (1 if typed else 0)}
+    if not typed:
+        checks["noReplyTo"] = ["optOut"]
     if outreach_id is None:
         start = case.writes_in(str(turns[0])) + " After the answer"
     else:
@@ -205,20 +208,27 @@ def _opt_out(case: _Case) -> Parts:
             f"The agent opens with the {outreach.name or outreach.id} outreach to "
             f"{case.who()} over {case.via()}.{case.appointment_text()} In reply"
         )
+    silence = (
+        f"The agent takes “{typed}” as the opt-out the outreach offers: at most one short "
+        "message saying they are opted out, then nothing at all, not even an answer to the "
+        "later message."
+        if typed
+        else "After the opt-out the agent sends nothing at all, not "
+        "even a goodbye or an answer to the later message."
+    )
+    how = f"type “{typed}” to opt out" if typed else "opt out (STOP)"
     return Parts(
         turns=turns,
         checks=checks,
-        criteria=[
-            (
-                "silent-after-opt-out",
-                "After the opt-out the agent sends nothing at all, not "
-                "even a goodbye or an answer to the later message.",
-            ),
-        ],
-        scenario=f"{start} they opt out (STOP), then write “{STILL_THERE}”.",
+        criteria=[("silent-after-opt-out", silence)],
+        scenario=f"{start} they {how}, then write “{STILL_THERE}”.",
         expected=(f"The agent records {outcome}, changes" if outcome else "The agent changes")
         + (" no appointment" if case.seeded else " nothing")
-        + " and stays silent from the opt-out on.",
+        + (
+            " and, after at most a short confirmation, sends nothing more."
+            if typed
+            else " and stays silent from the opt-out on."
+        ),
     )
 
 

@@ -11,6 +11,7 @@ The rest of the job follows from the Playbook's pickers and body:
 | sends `ask.time` and has an availability tool | `{"slot": 0}`: the first offered time |
 | body offers another option first ("offer once to move it instead") | declines it |
 | sends `confirm` (and no `ask.time`) and has an action tool | `{"confirm": true}` |
+| offers times and asks for a yes before acting ("ask them to confirm") | the pick, then the yes |
 
 Every rich turn carries a `fallback` text, and `Step.text` is the same answer as plain words,
 which is what a `simulate` turn's `knows` lists (the offline simulator plays `knows` verbatim).
@@ -221,13 +222,25 @@ def _detail(hint: str, cut: re.Match[str] | None) -> str | None:
 def follow_up(playbook: Playbook, action: str | None = None) -> str:
     """What a person sends when the agent said it would check and then went quiet: a
     follow-up on their request ("Any news on my bike?"), not a generic "can we carry on".
-    The thing is the subject of the hint's yes/no question ("my returned tool"), else what
-    the request calls theirs ("my appointment"), else "that"."""
+    The thing is the subject of the hint's yes/no question ("my returned tool"); a playbook
+    whose hint asks no question does a job (`action`: a booking, a change), and "any news"
+    would read as a status question that routes elsewhere, so the person asks for the job
+    again (`still_waiting`). Else what the request calls theirs ("my appointment")."""
     asked = _yes_no(playbook)
     if asked is not None:
         return f"Any news on {asked.group('subject')}?"
+    if action:
+        return still_waiting(playbook, action)
     held = POSSESSED.search(request_line(playbook, action))
     return f"Any news on my {held.group(1)}?" if held else "Any news on that?"
+
+
+def still_waiting(playbook: Playbook, action: str) -> str:
+    """What a person sends when the agent said it would check and went quiet in the middle of
+    a job (a booking, a change): they ask for the job again ("Hello? Are you still there?
+    I'd like to book my visit, please."), not after news, which is a status question and
+    would route to another playbook."""
+    return f"{STILL_THERE} {bare(request_line(playbook, action))}"
 
 
 def _yes_no(playbook: Playbook) -> re.Match[str] | None:
@@ -261,6 +274,12 @@ def job_steps(facts: PlaybookFacts, told: list[str] | None = None) -> list[Step]
         if facts.asks_when:
             steps.append(Step(PREFERENCE, PREFERENCE))
         steps.append(Step({"slot": 0, "fallback": SLOT_TEXT}, SLOT_TEXT))
+        if facts.asks_confirm and roles.action:
+            # "Repeat the window back and ask them to confirm, then book it": the pick is not
+            # the go-ahead; without the yes a correct agent never books.
+            said = f"Yes, please {action_verb(roles.action)} it."
+            yes = {"confirm": True, "fallback": "Yes"} if "confirm" in pickers else GO_AHEAD
+            steps.append(Step(yes, said if isinstance(yes, dict) else GO_AHEAD))
     elif "confirm" in pickers and roles.action:
         verb = action_verb(roles.action)
         if facts.offers_instead:
@@ -346,6 +365,12 @@ def ask_line(labels: list[str]) -> str:
     return f"What is your {joined}?"
 
 
+def kind_line(item: str) -> str:
+    """What the person says to "what are you sending / what is it for" when the body lists the
+    kinds ("It's for dry cleaning.")."""
+    return f"It's for {item}."
+
+
 def knows_line(label: str, value: Any) -> str:
     """What the person says a field's value is ("My card number is 52126127.", "It's a
     mountain bike." for a "Bike type")."""
@@ -375,8 +400,10 @@ __all__ = [
     "guardrail_line",
     "hint_detail",
     "job_steps",
+    "kind_line",
     "knows_line",
     "question_line",
     "question_topic",
     "request_line",
+    "still_waiting",
 ]
