@@ -78,7 +78,9 @@ async def verify_case(work: CaseWork, ctx: GenerateContext) -> CaseWork:
         path=_case_path(ctx, behavior),
         project_label=ctx.request.project,
         concurrency=ctx.request.concurrency,
-        model_repair=_model_repair(ctx, behavior, spent) if _can_repair(ctx) else None,
+        model_repair=(
+            _model_repair(ctx, behavior, spent, _accepted(work)) if _can_repair(ctx) else None
+        ),
         repair_rounds=ctx.request.repair_rounds,
     )
     try:
@@ -136,6 +138,40 @@ async def verify_case(work: CaseWork, ctx: GenerateContext) -> CaseWork:
     return work
 
 
+def edit_verifier(
+    ctx: GenerateContext, behavior: Behavior
+) -> Callable[[dict[str, Any], dict[str, Any]], Awaitable[str | None]]:
+    """How drafting verifies a plan edit: the case before the edit and the case with it
+    played as a draft is (the reference agent, its allowed variants and the mutants on the
+    path; no repair), and the edit refused, with the verifier's reason, when the case with
+    it is proven wrong, rewritten or fails an allowed variant where the case before it was
+    not. Where the case before the edit fails too, the edit is not what verification
+    weighs (the draft's own verification does)."""
+    env = VerifyEnv(
+        project=ctx.project,
+        dialect=ctx.dialect,
+        path=_case_path(ctx, behavior),
+        project_label=ctx.request.project,
+        concurrency=ctx.request.concurrency,
+        repair_rounds=0,
+    )
+    play = _verifier(ctx.dialect)
+
+    async def verify_edit(before: dict[str, Any], after: dict[str, Any]) -> str | None:
+        base = await play(before, env)
+        if base.outcome != "yes":
+            return None
+        edited = await play(after, env)
+        if edited.outcome in ("dropped", "repaired"):
+            return f"{edited.outcome}: {edited.reason or 'the reference agent fails it'}"
+        failing = sorted(set(edited.variants_played) - set(edited.variants_passed))
+        if failing:
+            return f"an allowed variant fails it: {', '.join(failing)}"
+        return None
+
+    return verify_edit
+
+
 #: Behaviour kinds every suite must cover: a case for one is never dropped in silence.
 MUST_COVER = frozenset({"happy", "refusal"})
 
@@ -157,8 +193,13 @@ def _can_repair(ctx: GenerateContext) -> bool:
     )
 
 
+def _accepted(work: CaseWork) -> tuple[int, ...]:
+    """The indexes of the plan edits the case's draft accepted (a repair re-applies them)."""
+    return tuple(n for n, e in enumerate(work.get("edits") or []) if e.get("status") == "accepted")
+
+
 def _model_repair(
-    ctx: GenerateContext, behavior: Behavior, spent: list[Usage]
+    ctx: GenerateContext, behavior: Behavior, spent: list[Usage], accepted: tuple[int, ...] = ()
 ) -> Callable[[dict[str, Any], list[Finding]], Awaitable[dict[str, Any] | None]]:
     """The engine's findings-based repair, with the tokens it costs kept for the report."""
 
@@ -168,6 +209,7 @@ def _model_repair(
             dialect=ctx.request.dialect,
             behavior=behavior,
             direction=ctx.request.direction,
+            accepted_edits=accepted,
         )
         try:
             result = await ctx.engine.repair(draft_ctx, data, findings)
@@ -180,4 +222,4 @@ def _model_repair(
     return repair
 
 
-__all__ = ["MUST_COVER", "must_cover", "route_verify", "verify", "verify_case"]
+__all__ = ["MUST_COVER", "edit_verifier", "must_cover", "route_verify", "verify", "verify_case"]

@@ -35,7 +35,7 @@ from ._report import build_report, prejustify
 from ._routes import siblings
 from ._starter import write_starters
 from ._suite import suite_files, unit_fingerprints
-from ._verify import must_cover, verify_case
+from ._verify import edit_verifier, must_cover, verify_case
 from ._verify_report import row_fields
 from ._verify_types import Verdict
 from ._write import (
@@ -131,12 +131,22 @@ async def _planned(ctx: GenerateContext) -> list[tuple[Any, list[Behavior], Usag
 
 
 def _context(ctx: GenerateContext, behavior: Behavior, task: DraftTask) -> DraftContext:
+    """The draft context of `task`; a behaviour with plan edits gets their verification
+    (a first draft) or the ones its draft accepted (a repair re-applies those)."""
+    work = task.get("work")
+    accepted: tuple[int, ...] | None = None
+    if work is not None and behavior.edits:
+        outcomes = work.get("edits") or []
+        accepted = tuple(n for n, e in enumerate(outcomes) if e.get("status") == "accepted")
+    verifies = bool(behavior.edits) and accepted is None and ctx.request.verify
     return DraftContext(
         project=ctx.project,
         dialect=ctx.request.dialect,
         behavior=behavior,
         direction=ctx.request.direction,
         siblings=tuple(task.get("siblings") or ()),
+        verify_edit=edit_verifier(ctx, behavior) if verifies else None,
+        accepted_edits=accepted,
     )
 
 
@@ -217,6 +227,8 @@ async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWo
     )
     if result.data is not None and result.needs_review:
         work["needs_review"] = result.needs_review
+    if result.edits:
+        work["edits"] = result.edits
     if result.data is not None and ctx.engine.name != "offline":
         draft_ctx = _context(ctx, behavior, task)
         work["model_parts"] = model_parts(ctx, draft_ctx, result.data, result.planned)

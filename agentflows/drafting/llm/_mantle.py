@@ -32,6 +32,7 @@ from evalcore.simulator import FactContext, is_fact_context, parse_fact_context
 
 from ...planning import mantle_subject
 from .._engine import DraftContext
+from ._mantle_edits import apply_edit
 
 #: Characters per token of the documented estimate (no tokenizer offline: BPE tokenizers
 #: give about four characters per token on English prose and compact JSON).
@@ -74,6 +75,12 @@ def planned_case(ctx: DraftContext) -> tuple[dict[str, Any], Any]:
     from ..offline import draft_mantle_scripted
 
     return draft_mantle_scripted(ctx)
+
+
+def definition_file(project: Any, source: str) -> str:
+    """The project-relative file the plan prompt's definition is (a plan edit quotes it)."""
+    skill = project.mantle.skills[source]
+    return f"{skill.path}/skill.md".removeprefix("./")
 
 
 def prompt_values(ctx: DraftContext, planned: dict[str, Any], script: Any) -> dict[str, str]:
@@ -330,6 +337,8 @@ __all__ = [
     "CHARS_PER_TOKEN",
     "WORDS",
     "MantleWords",
+    "apply_edit",
+    "definition_file",
     "enum_values",
     "estimate_tokens",
     "fixed_values",

@@ -1,0 +1,259 @@
+"""The model's corrections to the plan: structured edits, each justified by a definition line,
+kept only when they pass the justification check, validation and verification, and reported
+per case with the reason for each one refused (issue 32, Deliver 1).
+
+On the bank example's `card_replace:lost` case, against the stub model server.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from stub_openai import RecordedRequest, Reply, StubOpenAI, ok, stub_fixture
+
+from agentflows.drafting import DraftContext
+from agentflows.drafting.llm import LLMEngine
+from agentflows.planning import Behavior, plan_source
+from evalcore.definitions import Project, load_project
+from evalcore.llm import ModelConfig
+
+REPO = Path(__file__).resolve().parents[1]
+BANK = REPO / "examples" / "bank"
+SKILL = "skills/card_replace/skill.md"
+TARGET = "card_replace:lost"
+
+openai_stub = stub_fixture()
+
+
+@pytest.fixture(scope="module")
+def bank() -> Project:
+    return load_project(BANK)
+
+
+def _line(words: str) -> int:
+    """The line of the skill file that holds `words` (the tests quote the file as it is)."""
+    lines = (BANK / SKILL).read_text("utf-8").splitlines()
+    return next(n for n, line in enumerate(lines, start=1) if words in line)
+
+
+def quote(words: str, line: int | None = None) -> dict[str, Any]:
+    return {"file": SKILL, "line": line or _line(words), "quote": words}
+
+
+#: A line of the skill that says what the customer wants.
+WANTS = "Help the customer replace a card that is damaged, lost, stolen or never arrived."
+
+
+def edit(op: str, value: Any, *, at: str = "", justification: Any = None) -> dict[str, Any]:
+    return {
+        "op": op,
+        "target": TARGET,
+        "at": at,
+        "value": value,
+        "justification": quote(WANTS) if justification is None else justification,
+    }
+
+
+def engine(stub: StubOpenAI, tmp_path: Path) -> LLMEngine:
+    config = ModelConfig(
+        model="stub-model",
+        base_url=stub.base_url,
+        api_key="stub-key",
+        timeout_s=2.0,
+        max_retries=0,
+        retry_base_delay_s=0.001,
+        cache_dir=tmp_path / "cache",
+        refine_plan=True,
+    )
+    return LLMEngine(config, use_cache=False)
+
+
+def planned(bank: Project) -> list[Behavior]:
+    return plan_source(bank, "mantle", "card_replace", None).behaviors
+
+
+def words_of(request: RecordedRequest) -> Reply:
+    """A draft answer that keeps the planned context as the prompt shows it."""
+    facts = request.text.split("<Facts>", 1)[1].split("</Facts>", 1)[0].strip()
+    return ok({"name": "A lost card", "simulation_context": facts, "criteria": []})
+
+
+async def refined(stub: StubOpenAI, tmp_path: Path, bank: Project, edits: list[Any]) -> Behavior:
+    stub.script(ok({"behaviors": [], "edits": edits}))
+    behaviors, _ = await engine(stub, tmp_path).refine_plan(
+        bank, "mantle", "card_replace", planned(bank), None
+    )
+    return next(b for b in behaviors if b.id == TARGET)
+
+
+async def test_plan_refinement_answers_with_justified_edits_on_their_behaviour(
+    openai_stub: StubOpenAI, tmp_path: Path, bank: Project
+) -> None:
+    moved = quote(WANTS, line=3)  # the words stand on another line: the record names it
+    lost = await refined(
+        openai_stub,
+        tmp_path,
+        bank,
+        [
+            edit("set_intent", "want a new card after losing yours", justification=moved),
+            edit("set_fact", "CARD-99817", at="card id"),
+            edit(
+                "add_criterion",
+                "The agent says the card is blocked",
+                justification=quote("The customer may order a card made of gold.", line=45),
+            ),
+            edit("set_fact", "yesterday", at="when", justification={}),
+            {**edit("set_opener", "Hi"), "target": "card_replace:nowhere"},
+            edit("rename_skill", "x"),
+        ],
+    )
+    statuses = [(e["op"], e["status"], e.get("reason", "")) for e in lost.edits]
+    assert statuses[0] == ("set_intent", "proposed", "")
+    assert lost.edits[0]["justification"]["line"] == _line(WANTS)
+    assert statuses[1][1] == "refused" and "not in the quoted line" in statuses[1][2]
+    assert statuses[2][1] == "refused" and "does not hold the quoted words" in statuses[2][2]
+    assert statuses[3][1] == "refused" and statuses[3][2].startswith("unjustified")
+    assert statuses[4] == ("rename_skill", "refused", "unknown op 'rename_skill'")
+    assert len(lost.edits) == 5  # the edit of no planned behaviour is on none
+    # the prompt says where a quote comes from; nothing of the plan is asked back
+    sent = openai_stub.requests[0].text
+    assert f"<File>{SKILL}</File>" in sent and "set_fact" in sent
+
+
+async def test_drafting_keeps_edits_that_pass_and_refuses_the_others_with_the_reason(
+    openai_stub: StubOpenAI, tmp_path: Path, bank: Project
+) -> None:
+    lost = await refined(
+        openai_stub,
+        tmp_path,
+        bank,
+        [
+            edit("set_intent", "want a new card after losing yours"),
+            edit("set_opener", "I lost my debit card yesterday."),
+            edit(
+                "add_assertion",
+                {"tool_executed": {"tool_name": "teleport_card", "source": "local"}},
+            ),
+            edit("add_criterion", "The agent names only the city of the address on file"),
+            edit("remove_assertion", None, at="40"),
+        ],
+    )
+    seen: list[tuple[str, str]] = []
+
+    async def verify(before: dict[str, Any], after: dict[str, Any]) -> str | None:
+        context = after["scenario"]["simulation_context"]
+        seen.append((before["scenario"]["simulation_context"], context))
+        return "the reference agent fails it" if "I lost my debit card" in context else None
+
+    openai_stub.handler = words_of
+    ctx = DraftContext(project=bank, dialect="mantle", behavior=lost, verify_edit=verify)
+    result = await engine(openai_stub, tmp_path).draft(ctx)
+
+    outcome = {e["op"]: (e["status"], e.get("reason", "")) for e in result.edits}
+    assert outcome["set_intent"] == ("accepted", "")
+    assert outcome["set_opener"] == (
+        "refused",
+        "fails verification: the reference agent fails it",
+    )
+    status, reason = outcome["add_assertion"]
+    assert status == "refused" and reason.startswith("fails validation:") and "teleport" in reason
+    assert outcome["add_criterion"] == ("accepted", "")
+    assert (
+        outcome["remove_assertion"][0] == "refused"
+        and "no item 40" in outcome["remove_assertion"][1]
+    )
+    scenario = result.data["scenario"]
+    # the accepted edits are in the case the model's words were merged into; the refused not
+    assert "You want a new card after losing yours." in scenario["simulation_context"]
+    assert "I lost my debit card" not in scenario["simulation_context"]
+    assert "The agent names only the city of the address on file" in str(result.data)
+    tools = [
+        a["tool_executed"]["tool_name"]
+        for a in scenario["goals"]["assertions"]
+        if "tool_executed" in a
+    ]
+    assert "teleport_card" not in tools
+    # the draft prompt shows the model the corrected plan
+    draft = next(r for r in openai_stub.requests if r.schema_name == "MantleWords")
+    assert "You want a new card after losing yours." in draft.text
+    # a repair puts the accepted edits back, without judging them again
+    again = DraftContext(project=bank, dialect="mantle", behavior=lost, accepted_edits=(0, 3))
+    repaired = await engine(openai_stub, tmp_path).repair(again, result.data, [])
+    assert "You want a new card after losing yours." in str(repaired.data)
+    assert "The agent names only the city of the address on file" in str(repaired.data)
+
+
+async def test_an_unjustified_assertion_is_refused(
+    openai_stub: StubOpenAI, tmp_path: Path, bank: Project
+) -> None:
+    # a real tool, but nothing in the definitions has the lost-card case run it
+    lost = await refined(
+        openai_stub,
+        tmp_path,
+        bank,
+        [
+            edit(
+                "add_assertion",
+                {"tool_executed": {"tool_name": "order_replacement", "source": "local"}},
+            )
+        ],
+    )
+    openai_stub.handler = words_of
+    result = await engine(openai_stub, tmp_path).draft(
+        DraftContext(project=bank, dialect="mantle", behavior=lost)
+    )
+    (only,) = result.edits
+    assert only["status"] == "refused"
+    assert only["reason"].startswith("unjustified: the added assertion")
+
+
+def test_generate_verifies_each_edit_and_reports_it_per_case(
+    openai_stub: StubOpenAI, run_cli_json: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "bank"
+    shutil.copytree(BANK, project, ignore=shutil.ignore_patterns("eval"))
+    (project / "casegen.toml").write_text("refine_plan = true\n", "utf-8")
+    neutral = edit("set_intent", "want a new card after losing yours")
+    # the reason changes the case's path: the reference agent no longer blocks the card
+    wrong = edit("set_fact", "damaged", at="what happened to the card")
+
+    def answer(request: RecordedRequest) -> Reply:
+        if request.schema_name == "RefinedPlan":
+            return ok({"behaviors": [], "edits": [neutral, wrong]})
+        return words_of(request)
+
+    openai_stub.handler = answer
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("OPENAI_BASE_URL", openai_stub.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", openai_stub.api_key)
+    for name in ("CASEGEN_MODEL", "CASEGEN_JUDGE_MODEL", "CASEGEN_SIMULATOR_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    code, report = run_cli_json(
+        "generate",
+        "card_replace",
+        "--project",
+        project,
+        "--model",
+        "stub-model",
+        "--out",
+        tmp_path / "out",
+        "--no-cache",
+        "--count",
+        "1",
+    )
+    rows = {row["behavior"]: row for row in report["cases"]}
+    assert TARGET in rows, report
+    edits = rows[TARGET]["edits"]
+    assert [(e["op"], e["status"]) for e in edits] == [
+        ("set_intent", "accepted"),
+        ("set_fact", "refused"),
+    ]
+    assert edits[1]["reason"].startswith("fails verification:")
+    assert edits[0]["justification"]["quote"] == WANTS
+    text = Path(rows[TARGET]["path"]).read_text("utf-8")
+    assert "You want a new card after losing yours." in text
+    assert "what happened to the card: lost" in text
+    assert code == 0
