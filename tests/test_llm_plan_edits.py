@@ -180,7 +180,8 @@ async def test_drafting_keeps_edits_that_pass_and_refuses_the_others_with_the_re
     draft = next(r for r in openai_stub.requests if r.schema_name == "MantleWords")
     assert "You want a new card after losing yours." in draft.text
     # a repair puts the accepted edits back, without judging them again
-    again = DraftContext(project=bank, dialect="mantle", behavior=lost, accepted_edits=(0, 3))
+    kept = tuple(e for e in result.edits if e["status"] == "accepted")
+    again = DraftContext(project=bank, dialect="mantle", behavior=lost, accepted_edits=kept)
     repaired = await engine(openai_stub, tmp_path).repair(again, result.data, [])
     assert "You want a new card after losing yours." in str(repaired.data)
     assert "The agent names only the city of the address on file" in str(repaired.data)
@@ -257,3 +258,31 @@ def test_generate_verifies_each_edit_and_reports_it_per_case(
     assert "You want a new card after losing yours." in text
     assert "what happened to the card: lost" in text
     assert code == 0
+
+
+async def test_the_draft_answer_may_correct_the_case_it_was_shown(
+    openai_stub: StubOpenAI, tmp_path: Path, bank: Project
+) -> None:
+    lost = next(b for b in planned(bank) if b.id == TARGET)
+    shown: list[str] = []
+
+    def answer(request: RecordedRequest) -> Reply:
+        criteria = request.text.split("<Criteria>", 1)[1].split("</Criteria>", 1)[0]
+        shown.extend(line[2:] for line in criteria.splitlines() if line.startswith("- "))
+        reply = words_of(request)
+        reply.value["edits"] = [
+            {**edit("remove_criterion", None, at="0"), "target": "anything"},
+            edit("set_fact", "C-99999999", at="customer number"),
+        ]
+        return reply
+
+    openai_stub.handler = answer
+    result = await engine(openai_stub, tmp_path).draft(
+        DraftContext(project=bank, dialect="mantle", behavior=lost)
+    )
+    removed, invented = result.edits
+    assert removed["status"] == "accepted" and removed["target"] == TARGET
+    assert invented["status"] == "refused" and "not in the quoted line" in invented["reason"]
+    criteria = result.data["scenario"]["goals"]["criteria"]
+    assert shown and shown[0] not in criteria and criteria == shown[1:]
+    assert "C-99999999" not in str(result.data)

@@ -45,9 +45,9 @@ class DraftContext:
     verify_edit: Callable[[dict[str, Any], dict[str, Any]], Awaitable[str | None]] | None = None
     """Verifies a plan edit (the case before it, the case with it): None when the edited
     case passes where the case before it did, else why not. None: not verified."""
-    accepted_edits: tuple[int, ...] | None = None
-    """The indexes of the behaviour's plan edits already accepted (a repair re-applies
-    them without judging again); None: judge each."""
+    accepted_edits: tuple[dict[str, Any], ...] | None = None
+    """The plan edits a draft of the case accepted (a repair re-applies them without
+    judging them again); None: judge the behaviour's."""
 
 
 class DraftEngine(Protocol):

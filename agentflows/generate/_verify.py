@@ -17,6 +17,7 @@ straight to dedupe.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -79,7 +80,7 @@ async def verify_case(work: CaseWork, ctx: GenerateContext) -> CaseWork:
         project_label=ctx.request.project,
         concurrency=ctx.request.concurrency,
         model_repair=(
-            _model_repair(ctx, behavior, spent, _accepted(work)) if _can_repair(ctx) else None
+            _model_repair(ctx, behavior, spent, accepted_edits(work)) if _can_repair(ctx) else None
         ),
         repair_rounds=ctx.request.repair_rounds,
     )
@@ -155,13 +156,21 @@ def edit_verifier(
         concurrency=ctx.request.concurrency,
         repair_rounds=0,
     )
-    play = _verifier(ctx.dialect)
+    verifier = _verifier(ctx.dialect)
+    played: dict[str, Verdict] = {}
+
+    async def play(data: dict[str, Any]) -> Verdict:
+        """Each case once: an accepted edit's case is the next edit's case before it."""
+        key = json.dumps(data, sort_keys=True, default=str)
+        if key not in played:
+            played[key] = await verifier(data, env)
+        return played[key]
 
     async def verify_edit(before: dict[str, Any], after: dict[str, Any]) -> str | None:
-        base = await play(before, env)
+        base = await play(before)
         if base.outcome != "yes":
             return None
-        edited = await play(after, env)
+        edited = await play(after)
         if edited.outcome in ("dropped", "repaired"):
             return f"{edited.outcome}: {edited.reason or 'the reference agent fails it'}"
         failing = sorted(set(edited.variants_played) - set(edited.variants_passed))
@@ -193,13 +202,16 @@ def _can_repair(ctx: GenerateContext) -> bool:
     )
 
 
-def _accepted(work: CaseWork) -> tuple[int, ...]:
-    """The indexes of the plan edits the case's draft accepted (a repair re-applies them)."""
-    return tuple(n for n, e in enumerate(work.get("edits") or []) if e.get("status") == "accepted")
+def accepted_edits(work: CaseWork) -> tuple[dict[str, Any], ...]:
+    """The plan edits the case's draft accepted (a repair re-applies them)."""
+    return tuple(e for e in work.get("edits") or [] if e.get("status") == "accepted")
 
 
 def _model_repair(
-    ctx: GenerateContext, behavior: Behavior, spent: list[Usage], accepted: tuple[int, ...] = ()
+    ctx: GenerateContext,
+    behavior: Behavior,
+    spent: list[Usage],
+    accepted: tuple[dict[str, Any], ...] = (),
 ) -> Callable[[dict[str, Any], list[Finding]], Awaitable[dict[str, Any] | None]]:
     """The engine's findings-based repair, with the tokens it costs kept for the report."""
 
@@ -222,4 +234,12 @@ def _model_repair(
     return repair
 
 
-__all__ = ["MUST_COVER", "edit_verifier", "must_cover", "route_verify", "verify", "verify_case"]
+__all__ = [
+    "MUST_COVER",
+    "accepted_edits",
+    "edit_verifier",
+    "must_cover",
+    "route_verify",
+    "verify",
+    "verify_case",
+]

@@ -35,7 +35,7 @@ from ._report import build_report, prejustify
 from ._routes import siblings
 from ._starter import write_starters
 from ._suite import suite_files, unit_fingerprints
-from ._verify import edit_verifier, must_cover, verify_case
+from ._verify import accepted_edits, edit_verifier, must_cover, verify_case
 from ._verify_report import row_fields
 from ._verify_types import Verdict
 from ._write import (
@@ -134,11 +134,8 @@ def _context(ctx: GenerateContext, behavior: Behavior, task: DraftTask) -> Draft
     """The draft context of `task`; a behaviour with plan edits gets their verification
     (a first draft) or the ones its draft accepted (a repair re-applies those)."""
     work = task.get("work")
-    accepted: tuple[int, ...] | None = None
-    if work is not None and behavior.edits:
-        outcomes = work.get("edits") or []
-        accepted = tuple(n for n, e in enumerate(outcomes) if e.get("status") == "accepted")
-    verifies = bool(behavior.edits) and accepted is None and ctx.request.verify
+    accepted = None if work is None else accepted_edits(work)
+    verifies = accepted is None and ctx.request.verify and ctx.engine.name != "offline"
     return DraftContext(
         project=ctx.project,
         dialect=ctx.request.dialect,

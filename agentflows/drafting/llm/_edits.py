@@ -76,7 +76,7 @@ class PlanEdit(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     op: str = Field(description="One of " + ", ".join(EDIT_OPS))
-    target: str
+    target: str = ""
     at: str = Field(default="", description="A fact's label, or an item's index")
     value: Any = None
     justification: EditQuote | None = None
@@ -168,18 +168,20 @@ async def apply_edits(
     module: ModuleType,
     document: dict[str, Any],
     *,
-    accepted: tuple[int, ...] | None = None,
+    accepted: tuple[dict[str, Any], ...] | None = None,
     verify: EditVerifier | None = None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The planned `document` with the behaviour's proposed edits that pass the checks
-    (see the module), and each edit's record with its outcome. `accepted`: the indexes
-    already judged accepted (a repair re-applies those without judging them again)."""
-    if not behavior.edits or not hasattr(module, "apply_edit"):
-        return document, list(behavior.edits)
+    (see the module), and each edit's record with its outcome. `accepted`: the edits a
+    draft of the case already accepted (a repair re-applies those, without judging them
+    again, in place of the behaviour's)."""
+    records = list(behavior.edits) if accepted is None else list(accepted)
+    if not records or not hasattr(module, "apply_edit"):
+        return document, records
     current = document
     outcomes: list[dict[str, Any]] = []
-    for index, record in enumerate(behavior.edits):
-        if record.get("status") == "refused" or (accepted is not None and index not in accepted):
+    for record in records:
+        if record.get("status") == "refused":
             outcomes.append(record)
             continue
         edit = PlanEdit.model_validate(record)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
@@ -129,6 +130,17 @@ class LLMEngine:
             f"generate/draft_{ctx.dialect}", **planned.prompt_values(ctx, edited, script)
         )
         result = await self._draft_call(ctx, rendered.messages, planned.WORDS, kind="draft")
+        proposed = list(getattr(result.value, "edits", None) or [])
+        if proposed and ctx.accepted_edits is None:
+            # the model's own corrections of the case it was shown, judged the same way
+            for edit in proposed:
+                edit.target = ctx.behavior.id
+            behavior = attach_edits(ctx.project, ctx.dialect, [ctx.behavior], proposed)[0]
+            behavior = behavior.model_copy(
+                update={"edits": behavior.edits[len(ctx.behavior.edits) :]}
+            )
+            edited, more = await self._edited(replace(ctx, behavior=behavior), planned, edited)
+            edits = [*edits, *more]
         return DraftResult(
             data=planned.merge_words(edited, result.value, ctx=ctx),
             usage=result.usage,

@@ -32,6 +32,7 @@ from evalcore.simulator import FactContext, is_fact_context, parse_fact_context
 
 from ...planning import mantle_subject
 from .._engine import DraftContext
+from ._edits import PlanEdit
 from ._mantle_edits import apply_edit
 
 #: Characters per token of the documented estimate (no tokenizer offline: BPE tokenizers
@@ -57,6 +58,12 @@ class MantleWords(BaseModel):
         default_factory=list,
         description="Two to four single-issue, bot-side deal-breakers a judge reads the "
         "conversation for; none may restate an assertion.",
+    )
+
+    edits: list[PlanEdit] = Field(
+        default_factory=list,
+        description="Corrections to the planned facts, assertions or criteria, each quoting "
+        "its line of <File>; none if the plan is right.",
     )
 
     @field_validator("criteria", mode="before")
@@ -111,6 +118,7 @@ def prompt_values(ctx: DraftContext, planned: dict[str, Any], script: Any) -> di
         "assertions": _json(goals.get("assertions") or []),
         "criteria": "\n".join(f"- {c}" for c in goals.get("criteria") or []) or "none",
         "direction": ctx.direction.strip() if ctx.direction and ctx.direction.strip() else "none",
+        "file": definition_file(ctx.project, ctx.behavior.source),
         "siblings": "; ".join(ctx.siblings[:8]) if ctx.siblings else "none",
     }
 
