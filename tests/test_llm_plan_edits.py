@@ -15,7 +15,8 @@ import pytest
 from stub_openai import RecordedRequest, Reply, StubOpenAI, ok, stub_fixture
 
 from agentflows.drafting import DraftContext
-from agentflows.drafting.llm import LLMEngine
+from agentflows.drafting.llm import EditRefused, LLMEngine, PlanEdit
+from agentflows.drafting.llm._mantle_edits import apply_edit
 from agentflows.planning import Behavior, plan_source
 from evalcore.definitions import Project, load_project
 from evalcore.llm import ModelConfig
@@ -286,3 +287,37 @@ async def test_the_draft_answer_may_correct_the_case_it_was_shown(
     criteria = result.data["scenario"]["goals"]["criteria"]
     assert shown and shown[0] not in criteria and criteria == shown[1:]
     assert "C-99999999" not in str(result.data)
+
+
+def test_a_context_edit_sets_its_line_and_keeps_every_other_line() -> None:
+    context = (
+        "You are Ana, calm.\n"
+        "You want to replace a card.\n"
+        'Open with: "Hello."\n'
+        "If the agent suggests finishing first, say no.\n"
+        "What you know (share each only when the agent asks):\n"
+        "- postcode: 94110\n"
+        "When the agent asks whether there is anything else, say no.\n"
+    )
+    document = {"scenario": {"type": "happy_path", "simulation_context": context, "goals": {}}}
+
+    def applied(op: str, value: str, at: str = "") -> str:
+        made = apply_edit(document, PlanEdit(op=op, target=TARGET, at=at, value=value))
+        return made["scenario"]["simulation_context"]
+
+    fact = applied("set_fact", "Everyday Debit", at="which card")
+    assert fact == context.replace(
+        "- postcode: 94110\n", "- postcode: 94110\n- which card: Everyday Debit\n"
+    )
+    assert applied("set_fact", "94117", at="Postcode") == context.replace("94110", "94117")
+    assert applied("set_opener", 'My card is "gone".') == context.replace(
+        '"Hello."', "\"My card is 'gone'.\""
+    )
+    assert applied("set_intent", "You want a new card.") == context.replace(
+        "want to replace a card", "want a new card"
+    )
+    with pytest.raises(EditRefused, match="adversarial"):
+        apply_edit(
+            {"scenario": {**document["scenario"], "type": "adversarial"}},
+            PlanEdit(op="set_opener", target=TARGET, value="Hi"),
+        )

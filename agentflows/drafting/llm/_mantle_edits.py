@@ -12,13 +12,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from evalcore.simulator import FACTS_HEADER, is_fact_context
+from evalcore.simulator import FACTS_HEADER, OPENING_LEAD, is_fact_context
 
 from ...planning import Behavior
 from ._edits import EditRefused, PlanEdit
 
-#: How the sheet's opening line starts (`FactContext.render`).
-_OPEN = "Open with: "
 #: The longest line an edit may set (an opener, an intent, a fact value, a criterion).
 _MAX_LINE = 240
 
@@ -61,8 +59,8 @@ def _context(scenario: dict[str, Any], edit: PlanEdit) -> str:
         intent = f"You {_intent(value)}."
         lines[head - 1 : head] = [intent] if head == 2 else [lines[0], intent]
     elif edit.op == "set_opener":
-        opening = f'{_OPEN}"{value}"'
-        at = [n for n, line in enumerate(lines) if line.startswith(_OPEN)]
+        opening = f'{OPENING_LEAD}"{value}"'
+        at = [n for n, line in enumerate(lines) if line.startswith(OPENING_LEAD)]
         if at:
             lines[at[0]] = opening
         else:
@@ -96,7 +94,7 @@ def _set_fact(lines: list[str], at: str, value: str) -> None:
 
 def _opening_line(text: str) -> bool:
     """A line of the sheet's head: who the user is, what they want, how they open."""
-    return text.startswith(("You ", _OPEN))
+    return text.startswith(("You ", OPENING_LEAD))
 
 
 def _intent(value: str) -> str:
