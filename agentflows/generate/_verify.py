@@ -156,14 +156,14 @@ def edit_verifier(
         concurrency=ctx.request.concurrency,
         repair_rounds=0,
     )
-    verifier = _verifier(ctx.dialect)
     played: dict[str, Verdict] = {}
 
     async def play(data: dict[str, Any]) -> Verdict:
-        """Each case once: an accepted edit's case is the next edit's case before it."""
+        """Each case once: an accepted edit's case is the next edit's case before it. The
+        verifier is loaded on the first edit, not before a draft that proposes none."""
         key = json.dumps(data, sort_keys=True, default=str)
         if key not in played:
-            played[key] = await verifier(data, env)
+            played[key] = await _verifier(ctx.dialect)(data, env)
         return played[key]
 
     async def verify_edit(before: dict[str, Any], after: dict[str, Any]) -> str | None:
