@@ -7,6 +7,7 @@ On the bank example's `card_replace:lost` case, against the stub model server.
 
 from __future__ import annotations
 
+import copy
 import shutil
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from stub_openai import RecordedRequest, Reply, StubOpenAI, ok, stub_fixture
 from agentflows.drafting import DraftContext
 from agentflows.drafting.llm import EditRefused, LLMEngine, PlanEdit
 from agentflows.drafting.llm._mantle_edits import apply_edit
+from agentflows.drafting.offline import draft_mantle_scripted
+from agentflows.generate._justified import lost_goal
 from agentflows.planning import Behavior, plan_source
 from evalcore.definitions import Project, load_project
 from evalcore.llm import ModelConfig
@@ -147,7 +150,8 @@ async def test_drafting_keeps_edits_that_pass_and_refuses_the_others_with_the_re
     async def verify(before: dict[str, Any], after: dict[str, Any]) -> str | None:
         context = after["scenario"]["simulation_context"]
         seen.append((before["scenario"]["simulation_context"], context))
-        return "the reference agent fails it" if "I lost my debit card" in context else None
+        failing = "I lost my debit card" in context
+        return "fails verification: the reference agent fails it" if failing else None
 
     openai_stub.handler = words_of
     ctx = DraftContext(project=bank, dialect="mantle", behavior=lost, verify_edit=verify)
@@ -212,39 +216,44 @@ async def test_an_unjustified_assertion_is_refused(
     assert only["reason"].startswith("unjustified: the added assertion")
 
 
-def test_generate_verifies_each_edit_and_reports_it_per_case(
-    openai_stub: StubOpenAI, run_cli_json: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def generate(
+    stub: StubOpenAI,
+    run_cli_json: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    edits: list[dict[str, Any]],
+    *options: str,
+) -> tuple[int, dict[str, Any]]:
+    """`casegen generate card_replace` on a copy of the bank with plan refinement on, the
+    model answering `edits` to the plan and the planned context as the words."""
     project = tmp_path / "bank"
     shutil.copytree(BANK, project, ignore=shutil.ignore_patterns("eval"))
     (project / "casegen.toml").write_text("refine_plan = true\n", "utf-8")
-    neutral = edit("set_intent", "want a new card after losing yours")
-    # the reason changes the case's path: the reference agent no longer blocks the card
-    wrong = edit("set_fact", "damaged", at="what happened to the card")
 
     def answer(request: RecordedRequest) -> Reply:
         if request.schema_name == "RefinedPlan":
-            return ok({"behaviors": [], "edits": [neutral, wrong]})
+            return ok({"behaviors": [], "edits": edits})
         return words_of(request)
 
-    openai_stub.handler = answer
+    stub.handler = answer
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("OPENAI_BASE_URL", openai_stub.base_url)
-    monkeypatch.setenv("OPENAI_API_KEY", openai_stub.api_key)
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", stub.api_key)
     for name in ("CASEGEN_MODEL", "CASEGEN_JUDGE_MODEL", "CASEGEN_SIMULATOR_MODEL"):
         monkeypatch.delenv(name, raising=False)
-    code, report = run_cli_json(
-        "generate",
-        "card_replace",
-        "--project",
-        project,
-        "--model",
-        "stub-model",
-        "--out",
-        tmp_path / "out",
-        "--no-cache",
-        "--count",
-        "1",
+    out = tmp_path / "out"
+    model = ("--model", "stub-model", "--out", str(out), "--no-cache")
+    return run_cli_json("generate", "card_replace", "--project", project, *model, *options)
+
+
+def test_generate_verifies_each_edit_and_reports_it_per_case(
+    openai_stub: StubOpenAI, run_cli_json: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    neutral = edit("set_intent", "want a new card after losing yours")
+    # the reason changes the case's path: the reference agent no longer blocks the card
+    wrong = edit("set_fact", "damaged", at="what happened to the card")
+    code, report = generate(
+        openai_stub, run_cli_json, tmp_path, monkeypatch, [neutral, wrong], "--count", "1"
     )
     rows = {row["behavior"]: row for row in report["cases"]}
     assert TARGET in rows, report
@@ -259,6 +268,38 @@ def test_generate_verifies_each_edit_and_reports_it_per_case(
     assert "You want a new card after losing yours." in text
     assert "what happened to the card: lost" in text
     assert code == 0
+
+
+def test_an_edit_never_takes_what_the_case_is_for(
+    openai_stub: StubOpenAI,
+    run_cli_json: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    bank: Project,
+) -> None:
+    # a planned case with an assertion its goal rests on alone (review's `lost_goal`)
+    behavior, index = next(
+        (behavior, index)
+        for behavior in planned(bank)
+        if not behavior.facts.get("not_written")
+        for document in [draft_mantle_scripted(DraftContext(bank, "mantle", behavior))[0]]
+        for index in range(len(document["scenario"]["goals"]["assertions"]))
+        if lost_goal(document, _without(document, index), bank)
+    )
+    removal = {**edit("remove_assertion", None, at=str(index)), "target": behavior.id}
+    # the goal is weighed whether or not the run verifies
+    options = ("--types", behavior.type, "--no-verify")
+    _, report = generate(openai_stub, run_cli_json, tmp_path, monkeypatch, [removal], *options)
+    rows = {row["behavior"]: row for row in [*report["cases"], *report["dropped"]]}
+    (only,) = rows[behavior.id]["edits"]
+    assert only["status"] == "refused"
+    assert only["reason"].startswith("turns the case into another one")
+
+
+def _without(document: dict[str, Any], index: int) -> dict[str, Any]:
+    out = copy.deepcopy(document)
+    del out["scenario"]["goals"]["assertions"][index]
+    return out
 
 
 async def test_the_draft_answer_may_correct_the_case_it_was_shown(

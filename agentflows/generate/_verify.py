@@ -140,14 +140,22 @@ async def verify_case(work: CaseWork, ctx: GenerateContext) -> CaseWork:
 
 
 def edit_verifier(
-    ctx: GenerateContext, behavior: Behavior
+    ctx: GenerateContext,
+    behavior: Behavior,
+    *,
+    goal_lost: Callable[[dict[str, Any], dict[str, Any]], bool],
+    plays: bool = True,
 ) -> Callable[[dict[str, Any], dict[str, Any]], Awaitable[str | None]]:
-    """How drafting verifies a plan edit: the case before the edit and the case with it
-    played as a draft is (the reference agent, its allowed variants and the mutants on the
-    path; no repair), and the edit refused, with the verifier's reason, when the case with
-    it is proven wrong, rewritten or fails an allowed variant where the case before it was
-    not. Where the case before the edit fails too, the edit is not what verification
-    weighs (the draft's own verification does)."""
+    """How drafting verifies a plan edit (None: kept; else the reason it is refused).
+
+    An edit never turns the case into another one: one that takes what the case is for
+    (`goal_lost(before, after)`: its skill's success, a gate's refusal, its decisive
+    checks) is refused. Then, where the run verifies (`plays`), the case before the edit
+    and the case with it are played as a draft is (the reference agent, its allowed
+    variants and the mutants on the path; no repair), and the edit refused, with the
+    verifier's reason, when the case with it is proven wrong, rewritten or fails an
+    allowed variant where the case before it was not. Where the case before the edit fails
+    too, the edit is not what verification weighs (the draft's own verification does)."""
     env = VerifyEnv(
         project=ctx.project,
         dialect=ctx.dialect,
@@ -167,15 +175,23 @@ def edit_verifier(
         return played[key]
 
     async def verify_edit(before: dict[str, Any], after: dict[str, Any]) -> str | None:
+        if goal_lost(before, after):
+            return (
+                "turns the case into another one: it takes what the case is for (its "
+                "skill's success, a gate's refusal or its decisive checks)"
+            )
+        if not plays:
+            return None
         base = await play(before)
         if base.outcome != "yes":
             return None
         edited = await play(after)
         if edited.outcome in ("dropped", "repaired"):
-            return f"{edited.outcome}: {edited.reason or 'the reference agent fails it'}"
+            why = edited.reason or "the reference agent fails it"
+            return f"fails verification: {edited.outcome}: {why}"
         failing = sorted(set(edited.variants_played) - set(edited.variants_passed))
         if failing:
-            return f"an allowed variant fails it: {', '.join(failing)}"
+            return f"fails verification: an allowed variant fails it: {', '.join(failing)}"
         return None
 
     return verify_edit

@@ -12,9 +12,9 @@ never re-types the plan; code decides what of its edits to keep:
 - at drafting (`apply_edits`): each edit is applied to a copy of the planned case (by the
   dialect's planned drafting module, `apply_edit`), and kept only when the copy passes
   validation with no new error, an added assertion is justified by the definitions
-  (`Dialect.justify`: enforced or instructed), and verification (the reference agent with
-  its allowed variants and mutants, given by the caller) does not prove the copy wrong
-  where the case before the edit passed.
+  (`Dialect.justify`: enforced or instructed), and the caller's check (`verify`: in
+  `generate`, that the copy keeps what the case is for, and verification by the reference
+  agent with its allowed variants and mutants) passes it.
 
 Each edit ends `accepted` or `refused` with the reason; the generate report lists them per
 case (`cases[].edits`).
@@ -54,7 +54,7 @@ EDIT_OPS = (
 #: Cap on the edits kept per answer, so one answer cannot flood the plan.
 MAX_EDITS = 24
 #: What verifying one edit answers: None when the edited case passes where the case before
-#: it did, else why not (`DraftContext.verify_edit`).
+#: it did, else the whole reason it is refused (`DraftContext.verify_edit`).
 EditVerifier = Callable[[dict[str, Any], dict[str, Any]], Awaitable[str | None]]
 
 
@@ -226,7 +226,7 @@ async def _judge(
     if verify is not None:
         reason = await verify(copy.deepcopy(before), copy.deepcopy(after))
         if reason:
-            raise EditRefused(f"fails verification: {reason}")
+            raise EditRefused(reason)
 
 
 def _key(finding: Any) -> tuple[str, str, str]:
