@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from stub_openai import RecordedRequest, Reply, StubOpenAI, ok, stub_fixture
 
+from agentflows.cli._generate_table import print_cases
 from agentflows.drafting import DraftContext
 from agentflows.drafting.llm import EditRefused, LLMEngine, PlanEdit
 from agentflows.drafting.llm._mantle_edits import apply_edit
@@ -247,7 +248,11 @@ def generate(
 
 
 def test_generate_verifies_each_edit_and_reports_it_per_case(
-    openai_stub: StubOpenAI, run_cli_json: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    openai_stub: StubOpenAI,
+    run_cli_json: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     neutral = edit("set_intent", "want a new card after losing yours")
     # the reason changes the case's path: the reference agent no longer blocks the card
@@ -268,6 +273,11 @@ def test_generate_verifies_each_edit_and_reports_it_per_case(
     assert "You want a new card after losing yours." in text
     assert "what happened to the card: lost" in text
     assert code == 0
+    capsys.readouterr()
+    print_cases(report)  # the plain output says it too
+    out = " ".join(capsys.readouterr().out.split())
+    assert "plan edits: 1 accepted, 1 refused" in out
+    assert f"refused edit {TARGET} set_fact: fails verification: dropped" in out
 
 
 def test_an_edit_never_takes_what_the_case_is_for(
