@@ -144,6 +144,7 @@ async def test_drafting_keeps_edits_that_pass_and_refuses_the_others_with_the_re
             ),
             edit("add_criterion", "The agent names only the city of the address on file"),
             edit("remove_assertion", None, at="40"),
+            edit("replace_criterion", "The agent sings a song about penguins", at="0"),
         ],
     )
     seen: list[tuple[str, str]] = []
@@ -167,6 +168,8 @@ async def test_drafting_keeps_edits_that_pass_and_refuses_the_others_with_the_re
     status, reason = outcome["add_assertion"]
     assert status == "refused" and reason.startswith("fails validation:") and "teleport" in reason
     assert outcome["add_criterion"] == ("accepted", "")
+    status, reason = outcome["replace_criterion"]  # nothing in the definitions backs it
+    assert status == "refused" and reason.startswith("unjustified: no definition element")
     assert (
         outcome["remove_assertion"][0] == "refused"
         and "no item 40" in outcome["remove_assertion"][1]

@@ -12,7 +12,8 @@ never re-types the plan; code decides what of its edits to keep:
 - at drafting (`apply_edits`): each edit is applied to a copy of the planned case (by the
   dialect's planned drafting module, `apply_edit`), and kept only when the copy passes
   validation with no new error, an added assertion is justified by the definitions
-  (`Dialect.justify`: enforced or instructed), and the caller's check (`verify`: in
+  (`Dialect.justify`: enforced or instructed) and an added or replaced criterion backed by
+  some definition element, and the caller's check (`verify`: in
   `generate`, that the copy keeps what the case is for, and verification by the reference
   agent with its allowed variants and mutants) passes it.
 
@@ -216,17 +217,30 @@ async def _judge(
     if new:
         first = new[0]
         raise EditRefused(f"fails validation: {first.code} at {first.path or '/'}: {first.message}")
-    if edit.op == "add_assertion":
-        added = len((after["scenario"].get("goals") or {}).get("assertions") or []) - 1
-        path = f"/scenario/goals/assertions/{added}"
+    path = _written(after, edit)
+    if path and lang.justifies:
         tops = [j for j in lang.justify(after, project) if j.top and j.path == path]
-        if lang.justifies and not (tops and tops[0].assertable):
-            why = tops[0].comment() if tops else "no definition element found"
+        why = tops[0].comment() if tops else "no definition element found"
+        if edit.op == "add_assertion" and not (tops and tops[0].assertable):
             raise EditRefused(f"unjustified: the added assertion ({why})")
+        if edit.op != "add_assertion" and not (tops and tops[0].justification):
+            raise EditRefused(f"unjustified: no definition element backs the criterion ({why})")
     if verify is not None:
         reason = await verify(copy.deepcopy(before), copy.deepcopy(after))
         if reason:
             raise EditRefused(reason)
+
+
+def _written(data: dict[str, Any], edit: PlanEdit) -> str | None:
+    """The pointer of the assertion or criterion `edit` wrote (None: it wrote neither)."""
+    goals = data["scenario"].get("goals") or {}
+    if edit.op == "add_assertion":
+        return f"/scenario/goals/assertions/{len(goals.get('assertions') or []) - 1}"
+    if edit.op == "add_criterion":
+        return f"/scenario/goals/criteria/{len(goals.get('criteria') or []) - 1}"
+    if edit.op == "replace_criterion":
+        return f"/scenario/goals/criteria/{int(str(edit.at).strip())}"
+    return None
 
 
 def _key(finding: Any) -> tuple[str, str, str]:
