@@ -370,6 +370,8 @@ def test_a_context_edit_sets_its_line_and_keeps_every_other_line() -> None:
     assert applied("set_intent", "You want a new card.") == context.replace(
         "want to replace a card", "want a new card"
     )
+    with pytest.raises(EditRefused, match="not an id"):
+        applied("set_fact", "stolen", at="card_replace.replacement_reason")
     with pytest.raises(EditRefused, match="adversarial"):
         apply_edit(
             {"scenario": {**document["scenario"], "type": "adversarial"}},

@@ -17,6 +17,8 @@ from evalcore.simulator import FACTS_HEADER, OPENING_LEAD, is_fact_context
 from ...planning import Behavior
 from ._edits import EditRefused, PlanEdit
 
+#: What marks a label as an id (`card_replace.replacement_reason`, `@memory.x`, `card_id`).
+_ID_MARKS = (".", "_", "@")
 #: The longest line an edit may set (an opener, an intent, a fact value, a criterion).
 _MAX_LINE = 240
 
@@ -76,6 +78,9 @@ def _set_fact(lines: list[str], at: str, value: str) -> None:
     label = " ".join(at.split()).strip(" :-")
     if not label or ":" in label:
         raise EditRefused("a fact needs a label (`at`) without a colon")
+    if any(mark in label for mark in _ID_MARKS):
+        # the simulated user reads the sheet: a memory key or an id leaks the internals
+        raise EditRefused(f"a fact's label is in the person's words, not an id ({label!r})")
     line = f"- {label}: {value}"
     if FACTS_HEADER not in lines:
         at_end = next((n for n, text in enumerate(lines) if not _opening_line(text)), len(lines))
