@@ -26,10 +26,9 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from agentflows.drafting import DraftContext
 from agentflows.drafting.llm import LLMEngine, RefinedPlan, planned_drafting
 from agentflows.planning import Behavior, plan_source
-from agentflows.review import Critique
+from agentflows.review import CaseEdits, Critique
 from agentflows.review._material import source_material, to_json
 from evalcore.definitions import Project, load_project
-from evalcore.dialects import get_dialect
 from evalcore.llm import ModelConfig
 from evalcore.llm._fit import CHARS_PER_TOKEN, MARGIN_TOKENS, prompt_tokens, tokens
 from evalcore.llm._methods import schema_instruction
@@ -106,14 +105,13 @@ def prompt_kinds(project: Project) -> dict[str, KindSizes]:
     engine = _engine()
     planned = planned_drafting("mantle")
     assert planned is not None
-    case_model = get_dialect("mantle").model
     kinds = {
         "plan": KindSizes("plan", RefinedPlan, "plan"),
         "plan_directed": KindSizes("plan_directed", RefinedPlan, "plan"),
         "draft": KindSizes("draft", planned.WORDS, "draft"),
         "repair": KindSizes("repair", planned.WORDS, "repair"),
         "critique": KindSizes("critique", Critique, "critique"),
-        "revise": KindSizes("revise", case_model, "revise"),
+        "revise": KindSizes("revise", CaseEdits, "revise"),
     }
     conventions = load_prompt("generate/conventions_mantle").template.strip()
     for source in sorted(project.mantle.skills):

@@ -34,7 +34,10 @@ PLANNED_DRAFT = {
         "criteria",
         "direction",
         "siblings",
+        "file",  # the skill file a plan edit quotes
     },
+    # plan refinement: its edits quote the skill file
+    "generate/plan_mantle": {"definition", "ids", "elements", "direction", "behaviors", "file"},
     # the words repair: the current words and the findings, on the same plan
     "generate/repair_words_mantle": {"skill", "behavior", "facts", "words", "findings"},
 }

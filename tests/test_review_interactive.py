@@ -174,9 +174,14 @@ async def test_regenerate_with_the_model(tmp_path: Path, cases: Path) -> None:
     file = cases / "card_replace_damaged.yml"
     revised = bank_case("card_replace_damaged")
     revised["scenario"]["type"] = "happy_path"
-    revised["scenario"]["goals"]["criteria"].append("The agent does not mention a fraud review")
+    criterion = "The agent does not mention a fraud review"
+    revised["scenario"]["goals"]["criteria"].append(criterion)
     critique = {"comments": [{"path": "/scenario", "message": "No type set."}]}
-    model = fake_model(critique, revised)
+    edits = [
+        {"op": "set", "path": "/scenario/type", "value": "happy_path"},
+        {"op": "add", "path": "/scenario/goals/criteria", "value": criterion},
+    ]
+    model = fake_model(critique, {"edits": edits})
     async with open_review(tmp_path / "ck.sqlite", context(tmp_path, model=model)) as review:
         question = await review.start([str(file)], project=str(BANK))
         assert question["can_regenerate"]

@@ -10,6 +10,7 @@ from test_review_support import (
     BANK,
     CLINIC,
     SKILLS,
+    as_edits,
     bank_case,
     clinic_case,
     deep,
@@ -585,7 +586,7 @@ async def test_critique_fixes_go_to_revise_not_to_the_warning_list(tmp_path: Pat
                 {"path": "", "message": "The persona is thin."},
             ]
         },
-        revised,
+        {"edits": [{"op": "set", "path": "/scenario/name", "value": revised["scenario"]["name"]}]},
     )
     report = await review_paths([file], project=BANK, critic=critic, revise=True)
     review = report.files[0]
@@ -608,7 +609,7 @@ async def test_an_invalid_revision_leaves_the_critique_a_warning(tmp_path: Path)
     ]
     critic = fake_model(
         {"comments": [{"path": "", "message": "Too vague.", "suggestion": "Be precise."}]},
-        *[broken] * 3,
+        *[as_edits(broken)] * 3,
     )
     report = await review_paths([file], project=BANK, critic=critic, revise=True)
     review = report.files[0]

@@ -53,6 +53,11 @@ def fake_model(*answers: Any) -> ReviewModel:
     return ReviewModel(config, ScriptedChat(messages=iter(answers)), cache=None)
 
 
+def as_edits(document: Any) -> dict[str, Any]:
+    """A revision answer that sets the whole document (a rewrite, as one edit at the root)."""
+    return {"edits": [{"op": "set", "path": "", "value": document}]}
+
+
 def bank_case(stem: str) -> dict[str, Any]:
     return yaml.safe_load((SCENARIOS / f"{stem}.yml").read_text("utf-8"))
 

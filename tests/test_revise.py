@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 from stub_openai import StubOpenAI, ok, stub_fixture
-from test_review_support import BANK, SCENARIOS, bank_case, fake_model
+from test_review_support import BANK, SCENARIOS, as_edits, bank_case, fake_model
 
 from agentflows.review import MAX_MODEL_REPAIR_ROUNDS, ReviseError, revise_case
 from evalcore.definitions import load_project
@@ -52,8 +52,21 @@ def _tool(case: dict[str, Any]) -> dict[str, Any]:
 # --- revise_case ----------------------------------------------------------------------------
 
 
+#: What a model answers for COMMENT: two edits, never the case re-typed.
+EDITS = {
+    "edits": [
+        {"op": "set", "path": "/scenario/type", "value": "happy_path"},
+        {
+            "op": "set",
+            "path": "/scenario/goals/assertions/2/tool_executed/arguments",
+            "value": {"shipping": "standard"},
+        },
+    ]
+}
+
+
 async def test_revision_applies_the_scripted_change(bank) -> None:
-    model = fake_model(revised_damaged())
+    model = fake_model(EDITS)
     revision = await revise_case(
         model,
         data=bank_case("card_replace_damaged"),
@@ -71,6 +84,17 @@ async def test_revision_applies_the_scripted_change(bank) -> None:
     assert "order_replacement" in prompt  # the real ids
     assert "One behaviour per scenario" in prompt  # the conventions
     assert "{{" not in prompt
+    assert "JSON Pointer" in prompt  # asked for edits
+
+
+async def test_an_edit_that_cannot_be_applied_gets_a_round(bank) -> None:
+    lost = {"edits": [{"op": "set", "path": "/scenario/goals/assertions/40/x", "value": 1}]}
+    model = fake_model(lost, EDITS)
+    revision = await revise_case(
+        model, data=bank_case("card_replace_damaged"), dialect=MANTLE, comment=COMMENT, project=bank
+    )
+    assert revision.valid and revision.model_rounds == 1 and revision.data == revised_damaged()
+    assert "revise-edit" in model.chat_model.prompts[1]
 
 
 async def test_invalid_revision_is_repaired_by_the_rules(bank) -> None:
@@ -78,7 +102,7 @@ async def test_invalid_revision_is_repaired_by_the_rules(bank) -> None:
     answer["scenario"]["goals"]["assertions"][1]["memory_was_set"][0]["value"] = "Damaged"
     _tool(answer)["tool_name"] = "order_replacment"
     revision = await revise_case(
-        fake_model(answer),
+        fake_model(as_edits(answer)),
         data=bank_case("card_replace_damaged"),
         dialect=MANTLE,
         comment=COMMENT,
@@ -92,7 +116,11 @@ async def test_invalid_revision_is_repaired_by_the_rules(bank) -> None:
 async def test_invalid_revision_gets_a_model_repair_round(bank) -> None:
     wrong = revised_damaged()
     _tool(wrong)["tool_name"] = "teleport_card"  # nothing close: rules cannot fix it
-    model = fake_model(wrong, revised_damaged())
+    # the second round fixes the finding on the earlier revision it is shown
+    fix = {"op": "set", "path": "/scenario/goals/assertions/2/tool_executed/tool_name"}
+    model = fake_model(
+        as_edits(wrong), {"edits": [fix | {"value": _tool(revised_damaged())["tool_name"]}]}
+    )
     revision = await revise_case(
         model, data=bank_case("card_replace_damaged"), dialect=MANTLE, comment=COMMENT, project=bank
     )
@@ -106,7 +134,7 @@ async def test_invalid_revision_gets_a_model_repair_round(bank) -> None:
 async def test_revision_still_invalid_is_reported(bank) -> None:
     wrong = revised_damaged()
     _tool(wrong)["tool_name"] = "teleport_card"
-    model = fake_model(*[wrong] * (MAX_MODEL_REPAIR_ROUNDS + 1))
+    model = fake_model(*[as_edits(wrong)] * (MAX_MODEL_REPAIR_ROUNDS + 1))
     revision = await revise_case(
         model, data=bank_case("card_replace_damaged"), dialect=MANTLE, comment=COMMENT, project=bank
     )
@@ -154,7 +182,7 @@ def test_no_model_exits_2(case_file: Path, run_cli) -> None:
 
 
 def test_yes_writes(case_file: Path, stub_model: StubOpenAI, run_cli) -> None:
-    stub_model.script(ok(revised_damaged()))
+    stub_model.script(ok(EDITS))
     code, out, _ = run_cli(
         "revise",
         case_file,
@@ -180,7 +208,7 @@ def test_without_yes_and_no_terminal_nothing_is_written(
     case_file: Path, stub_model: StubOpenAI, run_cli
 ) -> None:
     before = case_file.read_text("utf-8")
-    stub_model.script(ok(revised_damaged()))
+    stub_model.script(ok(EDITS))
     code, out, _ = run_cli(
         "revise", case_file, "--comment", COMMENT, "--project", BANK, "--no-cache"
     )
@@ -196,7 +224,7 @@ def test_invalid_revision_is_never_written(
     before = case_file.read_text("utf-8")
     wrong = revised_damaged()
     _tool(wrong)["tool_name"] = "teleport_card"
-    stub_model.script(*[ok(wrong)] * (MAX_MODEL_REPAIR_ROUNDS + 1))
+    stub_model.script(*[ok(as_edits(wrong))] * (MAX_MODEL_REPAIR_ROUNDS + 1))
     code, out, _ = run_cli(
         "revise",
         case_file,

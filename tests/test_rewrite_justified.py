@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from conftest import EXAMPLES
 from stub_openai import StubOpenAI, ok, stub_fixture
-from test_review_support import fake_model
+from test_review_support import as_edits, fake_model
 
 from agentflows.review.interactive import ReviewContext, open_review
 from evalcore.definitions import load_project
@@ -91,7 +91,7 @@ def test_revise_writes_the_revision_justified(
     monkeypatch.chdir(tmp_path)
     case = tmp_path / "case.yml"
     shutil.copy(JUSTIFIED, case)
-    stub_model.script(ok(_revised()))
+    stub_model.script(ok(as_edits(_revised())))
     code, out, _ = run_cli(
         "revise", case, "--comment", "name the shipping", "--project", BANK, "--yes", "--json"
     )
@@ -118,7 +118,7 @@ async def test_review_regenerate_and_accept_write_it_justified(tmp_path: Path, b
         content_sha256="0" * 64,
     )
     save_manifest(tmp_path / "generated_cases" / "manifest.json", manifest)
-    model = fake_model({"comments": []}, _revised())
+    model = fake_model({"comments": []}, as_edits(_revised()))
     context = ReviewContext(
         reviews_dir=tmp_path / "reviews", clock=lambda: "2026-05-01T10:00:00Z", model=model
     )

@@ -47,6 +47,7 @@ def print_cases(report: dict[str, Any]) -> None:
     else:
         print_table(_case_table(rows, title))
     _print_verification(report)
+    _print_edits(report)
 
 
 def _needs_look(row: dict[str, Any], report: dict[str, Any]) -> bool:
@@ -195,6 +196,21 @@ def _print_verification(report: dict[str, Any]) -> None:
                 f"[yellow]{row['verified']}[/] {escape(row['behavior'])}: "
                 f"{escape(str(record['reason']))}"
             )
+
+
+def _print_edits(report: dict[str, Any]) -> None:
+    """The model's plan edits: how many were kept, and each refused one with the reason
+    (nothing when the model proposed none)."""
+    rows = [*report["cases"], *report["dropped"]]
+    edits = [(row["behavior"], e) for row in rows for e in row.get("edits", [])]
+    if not edits:
+        return
+    kept = sum(1 for _, e in edits if e.get("status") == "accepted")
+    stdout.print(f"plan edits: {kept} accepted, {len(edits) - kept} refused")
+    for behavior, e in edits:
+        if e.get("status") != "accepted":
+            line = f"{behavior} {e.get('op')}: {e.get('reason') or e.get('status')}"
+            stdout.print(f"[yellow]refused edit[/] {escape(line)}")
 
 
 __all__ = ["print_cases"]

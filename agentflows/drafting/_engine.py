@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -26,6 +27,9 @@ class DraftResult(BaseModel):
     planned: dict[str, Any] | None = None
     """The offline plan's document a model's words were merged into (None: none), so
     telling the model's parts from the plan's needs no second plan of the case."""
+    edits: list[dict[str, Any]] = Field(default_factory=list)
+    """The behaviour's plan edits with their outcome (`accepted` / `refused` and why), as
+    drafting judged them (`agentflows.drafting.llm._edits`)."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,12 @@ class DraftContext:
     direction: str | None = None
     siblings: tuple[str, ...] = field(default_factory=tuple)
     """Titles of the other planned cases, so an LLM keeps this one distinct."""
+    verify_edit: Callable[[dict[str, Any], dict[str, Any]], Awaitable[str | None]] | None = None
+    """Verifies a plan edit (the case before it, the case with it): None when the edited
+    case passes where the case before it did, else why not. None: not verified."""
+    accepted_edits: tuple[dict[str, Any], ...] | None = None
+    """The plan edits a draft of the case accepted (a repair re-applies them without
+    judging them again); None: judge the behaviour's."""
 
 
 class DraftEngine(Protocol):

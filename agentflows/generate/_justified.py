@@ -99,7 +99,7 @@ def _pass(
             del goal[index]
         else:
             goal[index] = kept
-        if _lost_goal(original, trial, project):
+        if lost_goal(original, trial, project):
             needed.append(f"{top.path}: {top.comment()}")
             continue  # what the case is for rests on it: kept, for a person to weigh
         out = trial
@@ -147,10 +147,10 @@ def _part_index(path: str) -> int | None:
     return int(token) if token.isdigit() else None
 
 
-def _lost_goal(before: dict[str, Any], after: dict[str, Any], project: Project | None) -> bool:
-    """The drops took what the case is for: the success of its skill or the refusal at a
-    gate it showed (as `casegen score` reads them), its `skill_completed`, or every
-    decisive check."""
+def lost_goal(before: dict[str, Any], after: dict[str, Any], project: Project | None) -> bool:
+    """The drops (or a model's plan edit) took what the case is for: the success of its
+    skill or the refusal at a gate it showed (as `casegen score` reads them), its
+    `skill_completed`, or every decisive check."""
 
     def checks(data: dict[str, Any]) -> list[str]:
         items = data["scenario"]["goals"].get("assertions") or []
@@ -182,4 +182,4 @@ def _goals_shown(data: dict[str, Any], project: Project | None) -> frozenset[str
     return frozenset(out)
 
 
-__all__ = ["Justified", "keep_justified"]
+__all__ = ["Justified", "keep_justified", "lost_goal"]

@@ -14,7 +14,7 @@ from ._engines import label
 from ._verify_report import drop_stage, row_fields, verification_summary
 from ._write import content_key
 from .context import GenerateContext
-from .state import RESUMABLE_KINDS, GenerateState
+from .state import RESUMABLE_KINDS, CaseWork, GenerateState
 
 
 def _justifications(ctx: GenerateContext, data: dict[str, Any]) -> dict[str, Any]:
@@ -70,6 +70,14 @@ def _justification_summary(
     }
 
 
+def _edits(work: CaseWork) -> dict[str, Any]:
+    """The case's plan edits, each `accepted` or `refused` with the reason (none: no key,
+    so a run without edits reports as it always did)."""
+    keys = ("op", "target", "at", "value", "justification", "status", "reason")
+    edits = [{k: e[k] for k in keys if e.get(k) not in (None, "")} for e in work.get("edits", [])]
+    return {"edits": edits} if edits else {}
+
+
 def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
     cases = state.get("cases", {})
     written = {w["behavior"]: w for w in state.get("written", [])}
@@ -89,6 +97,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                     "behavior": behavior["id"],
                     "reason": work["error"],
                     **drop_stage(work),
+                    **_edits(work),
                     "errors": [
                         {k: v for k, v in f.items() if k != "context"} for f in work["findings"]
                     ],
@@ -132,6 +141,7 @@ def build_report(state: GenerateState, ctx: GenerateContext) -> dict[str, Any]:
                 "usage": work["usage"],
                 "engine": label(ctx, work.get("model_parts")),
                 **row_fields(work, ctx.request.verify),
+                **_edits(work),
             }
         )
     coverage = _coverage(state, ctx)

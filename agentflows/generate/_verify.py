@@ -17,6 +17,7 @@ straight to dedupe.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -78,7 +79,9 @@ async def verify_case(work: CaseWork, ctx: GenerateContext) -> CaseWork:
         path=_case_path(ctx, behavior),
         project_label=ctx.request.project,
         concurrency=ctx.request.concurrency,
-        model_repair=_model_repair(ctx, behavior, spent) if _can_repair(ctx) else None,
+        model_repair=(
+            _model_repair(ctx, behavior, spent, accepted_edits(work)) if _can_repair(ctx) else None
+        ),
         repair_rounds=ctx.request.repair_rounds,
     )
     try:
@@ -136,6 +139,64 @@ async def verify_case(work: CaseWork, ctx: GenerateContext) -> CaseWork:
     return work
 
 
+def edit_verifier(
+    ctx: GenerateContext,
+    behavior: Behavior,
+    *,
+    goal_lost: Callable[[dict[str, Any], dict[str, Any]], bool],
+    plays: bool = True,
+) -> Callable[[dict[str, Any], dict[str, Any]], Awaitable[str | None]]:
+    """How drafting verifies a plan edit (None: kept; else the reason it is refused).
+
+    An edit never turns the case into another one: one that takes what the case is for
+    (`goal_lost(before, after)`: its skill's success, a gate's refusal, its decisive
+    checks) is refused. Then, where the run verifies (`plays`), the case before the edit
+    and the case with it are played as a draft is (the reference agent, its allowed
+    variants and the mutants on the path; no repair), and the edit refused, with the
+    verifier's reason, when the case with it is proven wrong, rewritten or fails an
+    allowed variant where the case before it was not. Where the case before the edit fails
+    too, the edit is not what verification weighs (the draft's own verification does)."""
+    env = VerifyEnv(
+        project=ctx.project,
+        dialect=ctx.dialect,
+        path=_case_path(ctx, behavior),
+        project_label=ctx.request.project,
+        concurrency=ctx.request.concurrency,
+        repair_rounds=0,
+    )
+    played: dict[str, Verdict] = {}
+
+    async def play(data: dict[str, Any]) -> Verdict:
+        """Each case once: an accepted edit's case is the next edit's case before it. The
+        verifier is loaded on the first edit, not before a draft that proposes none."""
+        key = json.dumps(data, sort_keys=True, default=str)
+        if key not in played:
+            played[key] = await _verifier(ctx.dialect)(data, env)
+        return played[key]
+
+    async def verify_edit(before: dict[str, Any], after: dict[str, Any]) -> str | None:
+        if goal_lost(before, after):
+            return (
+                "turns the case into another one: it takes what the case is for (its "
+                "skill's success, a gate's refusal or its decisive checks)"
+            )
+        if not plays:
+            return None
+        base = await play(before)
+        if base.outcome != "yes":
+            return None
+        edited = await play(after)
+        if edited.outcome in ("dropped", "repaired"):
+            why = edited.reason or "the reference agent fails it"
+            return f"fails verification: {edited.outcome}: {why}"
+        failing = sorted(set(edited.variants_played) - set(edited.variants_passed))
+        if failing:
+            return f"fails verification: an allowed variant fails it: {', '.join(failing)}"
+        return None
+
+    return verify_edit
+
+
 #: Behaviour kinds every suite must cover: a case for one is never dropped in silence.
 MUST_COVER = frozenset({"happy", "refusal"})
 
@@ -157,8 +218,16 @@ def _can_repair(ctx: GenerateContext) -> bool:
     )
 
 
+def accepted_edits(work: CaseWork) -> tuple[dict[str, Any], ...]:
+    """The plan edits the case's draft accepted (a repair re-applies them)."""
+    return tuple(e for e in work.get("edits") or [] if e.get("status") == "accepted")
+
+
 def _model_repair(
-    ctx: GenerateContext, behavior: Behavior, spent: list[Usage]
+    ctx: GenerateContext,
+    behavior: Behavior,
+    spent: list[Usage],
+    accepted: tuple[dict[str, Any], ...] = (),
 ) -> Callable[[dict[str, Any], list[Finding]], Awaitable[dict[str, Any] | None]]:
     """The engine's findings-based repair, with the tokens it costs kept for the report."""
 
@@ -168,6 +237,7 @@ def _model_repair(
             dialect=ctx.request.dialect,
             behavior=behavior,
             direction=ctx.request.direction,
+            accepted_edits=accepted,
         )
         try:
             result = await ctx.engine.repair(draft_ctx, data, findings)
@@ -180,4 +250,12 @@ def _model_repair(
     return repair
 
 
-__all__ = ["MUST_COVER", "must_cover", "route_verify", "verify", "verify_case"]
+__all__ = [
+    "MUST_COVER",
+    "accepted_edits",
+    "edit_verifier",
+    "must_cover",
+    "route_verify",
+    "verify",
+    "verify_case",
+]

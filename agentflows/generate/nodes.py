@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
@@ -35,7 +36,7 @@ from ._report import build_report, prejustify
 from ._routes import siblings
 from ._starter import write_starters
 from ._suite import suite_files, unit_fingerprints
-from ._verify import must_cover, verify_case
+from ._verify import accepted_edits, edit_verifier, must_cover, verify_case
 from ._verify_report import row_fields
 from ._verify_types import Verdict
 from ._write import (
@@ -130,13 +131,35 @@ async def _planned(ctx: GenerateContext) -> list[tuple[Any, list[Behavior], Usag
 # --- draft, validate, repair -------------------------------------------------------------
 
 
+def _justified() -> ModuleType:
+    """Review's justification step (`_justified`), loaded when a draft first needs it."""
+    from . import _justified  # start-up: 21 casegen modules
+
+    return _justified
+
+
 def _context(ctx: GenerateContext, behavior: Behavior, task: DraftTask) -> DraftContext:
+    """The draft context of `task`; a behaviour with plan edits gets their verification
+    (a first draft) or the ones its draft accepted (a repair re-applies those)."""
+    work = task.get("work")
+    accepted = None if work is None else accepted_edits(work)
+    judges = accepted is None and ctx.engine.name != "offline"
+
+    def goal_lost(before: dict[str, Any], after: dict[str, Any]) -> bool:
+        return _justified().lost_goal(before, after, ctx.project)
+
     return DraftContext(
         project=ctx.project,
         dialect=ctx.request.dialect,
         behavior=behavior,
         direction=ctx.request.direction,
         siblings=tuple(task.get("siblings") or ()),
+        verify_edit=(
+            edit_verifier(ctx, behavior, goal_lost=goal_lost, plays=ctx.request.verify)
+            if judges
+            else None
+        ),
+        accepted_edits=accepted,
     )
 
 
@@ -217,6 +240,8 @@ async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWo
     )
     if result.data is not None and result.needs_review:
         work["needs_review"] = result.needs_review
+    if result.edits:
+        work["edits"] = result.edits
     if result.data is not None and ctx.engine.name != "offline":
         draft_ctx = _context(ctx, behavior, task)
         work["model_parts"] = model_parts(ctx, draft_ctx, result.data, result.planned)
@@ -369,10 +394,8 @@ async def review(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
 
 def _reviewed(work: CaseWork, ctx: GenerateContext) -> CaseWork | None:
     """One valid draft under review's rules (see `review`); None: nothing to change."""
-    from ._justified import keep_justified  # start-up: 21 casegen modules
-
     changed: CaseWork | None = None
-    justified = keep_justified(work["data"], ctx.dialect, ctx.project)
+    justified = _justified().keep_justified(work["data"], ctx.dialect, ctx.project)
     if justified.fixes or justified.needs_review:
         work = changed = CaseWork(**work)
         work["data"] = justified.data

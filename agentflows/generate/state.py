@@ -35,6 +35,9 @@ class CaseWork(TypedDict):
     assertions the definitions do not justify)."""
     reviewed: NotRequired[bool]
     """Review's rules ran on it already (in its draft task, `nodes.settle`)."""
+    edits: NotRequired[list[dict[str, Any]]]
+    """The behaviour's plan edits with their outcome (`accepted`, or `refused` and why),
+    as drafting judged them; the report lists them per case."""
     model_parts: NotRequired[list[str]]
     """Fields the model wrote that are kept (the rest is the offline plan's); [] for a
     model-drafted case that is wholly the plan (its engine label says so)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 #: Scenario types (Rasa's seven); Anychat and base44 cases carry them as tags.
 CASE_TYPES = (
@@ -58,6 +58,18 @@ class Behavior(BaseModel):
     facts: dict[str, Any] = Field(default_factory=dict)
     priority: int = 50
     """Lower is more valuable; `--count N` keeps the N lowest."""
+    edits: list[dict[str, Any]] = Field(default_factory=list)
+    """Corrections a model proposed to this behaviour's case at plan refinement
+    (`agentflows.drafting.llm._edits`: an edit with the definition line behind it and its
+    status so far); drafting applies those that pass its checks. Left out of the
+    behaviour's JSON when empty, so a plan without any reads as it always did."""
+
+    @model_serializer(mode="wrap")
+    def _without_no_edits(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        if isinstance(data, dict) and not self.edits:
+            data.pop("edits", None)
+        return data
 
 
 class Plan(BaseModel):

@@ -17,6 +17,7 @@ from ._revise import (
     revise_case,
     unified_diff,
 )
+from ._revise_edits import CaseEdit, CaseEdits, apply_case_edits
 from ._views import ReviewEnv, case_views
 from ._vocab import internal_tokens, vocabulary
 from .rules import NEAR_DUPLICATE_THRESHOLD, RULES, Hit, ReviewRule, review_rule
@@ -27,6 +28,8 @@ __all__ = [
     "NO_MODEL_MESSAGE",
     "REVIEW_CODES",
     "RULES",
+    "CaseEdit",
+    "CaseEdits",
     "Critique",
     "CritiqueComment",
     "FileReview",
@@ -38,6 +41,7 @@ __all__ = [
     "Reviewer",
     "ReviseError",
     "Revision",
+    "apply_case_edits",
     "case_views",
     "internal_tokens",
     "review_model",

@@ -2,8 +2,10 @@
 
 `casegen revise` and the interactive review's "regenerate" both call `revise_case`: the model
 gets the case, the comment and the project's definition and ids, with the instruction to
-change only what the comment asks; deterministic repair fixes what it can, and up to
-`MAX_MODEL_REPAIR_ROUNDS` more model rounds get the remaining findings.
+change only what the comment asks, and answers with edits to the case (`_revise_edits`), never
+the case re-typed; deterministic repair fixes what it can, and up to
+`MAX_MODEL_REPAIR_ROUNDS` more model rounds get the remaining findings (an edit that could not
+be applied among them).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from evalcore.prompts import load_prompt, render_prompt
 from evalcore.repair import repair_data
 
 from ._material import source_material, to_json
+from ._revise_edits import CaseEdits, apply_case_edits
 from ._source import case_source
 
 if TYPE_CHECKING:
@@ -71,9 +74,6 @@ async def revise_case(
     Raises:
         ReviseError: a model call failed after its retries.
     """
-    # start-up: langchain_core, langchain_openai, langsmith and 22 casegen modules
-    from agentflows.drafting.llm import dump_case
-
     source = case_source(project, dialect.name, data, path)
     definition, ids = source_material(project, dialect.name, source)
     conventions = load_prompt(f"generate/conventions_{dialect.name}").template.strip()
@@ -93,7 +93,7 @@ async def revise_case(
             findings=findings_text,
         )
         try:
-            result = await model.ask(rendered.messages, dialect.model, kind="revise")
+            result = await model.ask(rendered.messages, CaseEdits, kind="revise")
         except LLMError as exc:
             raise ReviseError(
                 f"the model did not revise the case: {exc}", usage=usage + exc.usage
@@ -110,11 +110,14 @@ async def revise_case(
                     "by": "model",
                 }
             )
-        outcome = repair_data(dump_case(dialect.name, result.value), dialect, project)
+        revised, problems = apply_case_edits(shown, result.value.edits)
+        outcome = repair_data(revised, dialect, project)
         repairs += [a.to_json() | {"by": "rules"} for a in outcome.actions]
-        errors = [f for f in outcome.findings if f.severity == "error"]
+        unapplied = [Finding(code="revise-edit", message=p) for p in problems]
+        findings = [*unapplied, *outcome.findings]
+        errors = [f for f in findings if f.severity == "error"]
         if not errors or attempt == MAX_MODEL_REPAIR_ROUNDS:
-            return Revision(outcome.data, outcome.findings, repairs, usage, attempt)
+            return Revision(outcome.data, findings, repairs, usage, attempt)
         shown = outcome.data
         findings_text = to_json([_finding(f) for f in errors])
         fixing = ", ".join(sorted({f.code for f in errors}))

@@ -65,7 +65,7 @@ DEFAULT_MAX_TOKENS: dict[str, int] = {
     "repair": 1500,
     "plan": 1200,
     "critique": 700,
-    "revise": 1500,
+    "revise": 1000,  # edits to the case, not the case re-typed
     "judge": 500,
     "simulate": 250,
     "triage": 700,

@@ -17,6 +17,7 @@ from ._base import SimulationError, Simulator, SimulatorStep, Utterance
 from ._context import (
     CHANCE_NOTE,
     FACTS_HEADER,
+    OPENING_LEAD,
     ContextFact,
     CueLine,
     FactContext,
@@ -37,6 +38,7 @@ __all__ = [
     "CLOSING",
     "FACTS_HEADER",
     "NO_LINES",
+    "OPENING_LEAD",
     "PROSE_NOTE",
     "UNKNOWN",
     "ContextFact",

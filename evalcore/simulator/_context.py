@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from ..lexicon.en import simulation_context as en
 
 FACTS_HEADER = "What you know (share each only when the agent asks):"
+#: How the opening line starts; the line goes on with the quoted words.
+OPENING_LEAD = "Open with: "
 #: The start of the line that names the one question a refusal declines (`gate_question`).
 DECLINE_ONLY = "Decline only the last question before the agent acts"
 #: The words of a note line that says a tool's result is up to chance (`FactContext.notes`).
@@ -115,7 +117,7 @@ class FactContext:
         """The context text (the inverse of `parse_fact_context`)."""
         lines = [f"You are {self.persona}.", f"You {self.intent}."]
         if self.opening:
-            lines.append(f'Open with: "{_clean(self.opening)}"')
+            lines.append(f'{OPENING_LEAD}"{_clean(self.opening)}"')
         lines += [_clean(n) for n in self.notes]
         if self.facts:
             lines.append(FACTS_HEADER)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
@@ -33,6 +34,7 @@ from evalcore.prompts import load_prompt, render_prompt
 from ...planning import Behavior
 from .._engine import DraftContext, DraftResult
 from ._context import definition_ids, definition_text
+from ._edits import apply_edits, attach_edits
 from ._plan import NOT_NEEDED, RefinedPlan, covered_elements, lean_ids, merge_plan, plan_view
 
 log = logging.getLogger("casegen.llm")
@@ -94,6 +96,7 @@ class LLMEngine:
             # On the plan only the words can be wrong: ask for the words again, with the
             # findings, and put the plan's ids and assertions back around them.
             document, _ = planned.planned_case(ctx)
+            document, _ = await self._edited(ctx, planned, document)
             base = planned.keep_planned(document, data)
             rendered = render_prompt(
                 f"generate/repair_words_{ctx.dialect}",
@@ -122,14 +125,42 @@ class LLMEngine:
     async def _words_call(self, ctx: DraftContext, planned: ModuleType) -> DraftResult:
         """Draft on the plan: the model answers the words, merged into the planned case."""
         document, script = planned.planned_case(ctx)
+        edited, edits = await self._edited(ctx, planned, document)
         rendered = render_prompt(
-            f"generate/draft_{ctx.dialect}", **planned.prompt_values(ctx, document, script)
+            f"generate/draft_{ctx.dialect}", **planned.prompt_values(ctx, edited, script)
         )
         result = await self._draft_call(ctx, rendered.messages, planned.WORDS, kind="draft")
+        proposed = list(getattr(result.value, "edits", None) or [])
+        if proposed and ctx.accepted_edits is None:
+            # the model's own corrections of the case it was shown, judged the same way
+            for edit in proposed:
+                edit.target = ctx.behavior.id
+            behavior = attach_edits(ctx.project, ctx.dialect, [ctx.behavior], proposed)[0]
+            behavior = behavior.model_copy(
+                update={"edits": behavior.edits[len(ctx.behavior.edits) :]}
+            )
+            edited, more = await self._edited(replace(ctx, behavior=behavior), planned, edited)
+            edits = [*edits, *more]
         return DraftResult(
-            data=planned.merge_words(document, result.value, ctx=ctx),
+            data=planned.merge_words(edited, result.value, ctx=ctx),
             usage=result.usage,
             planned=document,
+            edits=edits,
+        )
+
+    async def _edited(
+        self, ctx: DraftContext, planned: ModuleType, document: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The planned case with the behaviour's plan edits that pass their checks, and
+        each edit's outcome (`_edits.apply_edits`)."""
+        return await apply_edits(
+            ctx.project,
+            ctx.dialect,
+            ctx.behavior,
+            planned,
+            document,
+            accepted=ctx.accepted_edits,
+            verify=ctx.verify_edit,
         )
 
     async def _draft_call(self, ctx: DraftContext, messages: Any, schema: Any, *, kind: str) -> Any:
@@ -193,6 +224,7 @@ class LLMEngine:
             log.warning("plan for %s kept as planned: %s", source, exc)
             return behaviors, exc.usage
         merged = merge_plan(behaviors, result.value, source=source, dialect=dialect)
+        merged = attach_edits(project, dialect, merged, result.value.edits)
         return merged, result.usage
 
     def plan_prompt(
@@ -211,14 +243,18 @@ class LLMEngine:
         definition = self._source_text(project, dialect, source)[0]
         directed = _direction(direction) != "none"
         ids = lean_ids(definition_ids(project, dialect, source)) if directed else None
-        return render_prompt(
-            f"generate/plan_{dialect}",
-            definition=definition,
-            ids=_json(ids) if directed else NOT_NEEDED,
-            elements=_json(covered_elements(behaviors)) if directed else NOT_NEEDED,
-            direction=_direction(direction),
-            behaviors=plan_view(behaviors),
-        )
+        name = f"generate/plan_{dialect}"
+        values = {
+            "definition": definition,
+            "ids": _json(ids) if directed else NOT_NEEDED,
+            "elements": _json(covered_elements(behaviors)) if directed else NOT_NEEDED,
+            "direction": _direction(direction),
+            "behaviors": plan_view(behaviors),
+        }
+        if "file" in load_prompt(name).placeholders:  # where a plan edit's quote comes from
+            planned = planned_drafting(dialect)
+            values["file"] = planned.definition_file(project, source) if planned else ""
+        return render_prompt(name, **values)
 
     # --- internals ------------------------------------------------------------------------
 
@@ -270,7 +306,7 @@ def dump_case(dialect: str, value: BaseModel) -> dict[str, Any]:
 
 
 def _behavior(behavior: Behavior) -> dict[str, Any]:
-    return behavior.model_dump(mode="json", exclude={"dialect", "priority"})
+    return behavior.model_dump(mode="json", exclude={"dialect", "priority", "edits"})
 
 
 def _finding(finding: Finding) -> dict[str, Any]:
@@ -290,4 +326,4 @@ def _direction(direction: str | None) -> str:
 
 def _json(value: Any) -> str:
     """Compact JSON: models read it as well as indented JSON, for fewer input tokens."""
-    return json.dumps(value, ensure_ascii=False, default=str)
+    return json.dumps(value, ensure_ascii=False, default=str, separators=(",", ":"))

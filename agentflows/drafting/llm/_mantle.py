@@ -32,6 +32,8 @@ from evalcore.simulator import FactContext, is_fact_context, parse_fact_context
 
 from ...planning import mantle_subject
 from .._engine import DraftContext
+from ._edits import PlanEdit
+from ._mantle_edits import apply_edit
 
 #: Characters per token of the documented estimate (no tokenizer offline: BPE tokenizers
 #: give about four characters per token on English prose and compact JSON).
@@ -58,6 +60,12 @@ class MantleWords(BaseModel):
         "conversation for; none may restate an assertion.",
     )
 
+    edits: list[PlanEdit] = Field(
+        default_factory=list,
+        description="Corrections to the planned facts, assertions or criteria, each quoting "
+        "its line of <File>; none if the plan is right.",
+    )
+
     @field_validator("criteria", mode="before")
     @classmethod
     def _texts_only(cls, value: Any) -> Any:
@@ -74,6 +82,12 @@ def planned_case(ctx: DraftContext) -> tuple[dict[str, Any], Any]:
     from ..offline import draft_mantle_scripted
 
     return draft_mantle_scripted(ctx)
+
+
+def definition_file(project: Any, source: str) -> str:
+    """The project-relative file the plan prompt's definition is (a plan edit quotes it)."""
+    skill = project.mantle.skills[source]
+    return f"{skill.path}/skill.md".removeprefix("./")
 
 
 def prompt_values(ctx: DraftContext, planned: dict[str, Any], script: Any) -> dict[str, str]:
@@ -104,6 +118,7 @@ def prompt_values(ctx: DraftContext, planned: dict[str, Any], script: Any) -> di
         "assertions": _json(goals.get("assertions") or []),
         "criteria": "\n".join(f"- {c}" for c in goals.get("criteria") or []) or "none",
         "direction": ctx.direction.strip() if ctx.direction and ctx.direction.strip() else "none",
+        "file": definition_file(ctx.project, ctx.behavior.source),
         "siblings": "; ".join(ctx.siblings[:8]) if ctx.siblings else "none",
     }
 
@@ -330,6 +345,8 @@ __all__ = [
     "CHARS_PER_TOKEN",
     "WORDS",
     "MantleWords",
+    "apply_edit",
+    "definition_file",
     "enum_values",
     "estimate_tokens",
     "fixed_values",

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...planning import CASE_TYPES, Behavior
+from ._edits import PlanEdit
 
 #: Cap on direction-driven additions per source, so one answer cannot flood a suite.
 MAX_NEW_BEHAVIORS = 8
@@ -45,9 +46,10 @@ class PlannedBehavior(BaseModel):
 
 
 class RefinedPlan(BaseModel):
-    """Edits to the coverage plan: reworded behaviours by id, plus any added behaviours."""
+    """Edits to the coverage plan: reworded or added behaviours, and corrections to cases."""
 
-    behaviors: list[PlannedBehavior]
+    behaviors: list[PlannedBehavior] = Field(default_factory=list)
+    edits: list[PlanEdit] = Field(default_factory=list)
 
 
 #: What the prompt says instead of ids and elements when no direction asks for additions
