@@ -44,11 +44,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from evalcore.definitions import AnychatTool
-from evalcore.lexicon.en.playbook_prose import NEW_DATE
+from evalcore.lexicon.en.playbook_prose import ASKS_FOR, LACKS_IT, NEW_DATE
 from evalcore.lexicon.en.said_moments import QUOTED_FIELD
 
 from ...planning.anychat_clock import on_open_day, open_days, project_clock
-from ...planning.anychat_elements import tool_roles
+from ...planning.anychat_elements import playbook_facts, tool_roles
 from ...planning.anychat_people import (
     clock_now,
     day_label,
@@ -94,7 +94,7 @@ def tool_stubs(
     says = example_says(case)
     # the value each listing tool returns ("waiting for parts"), and the values it lists
     statuses = {
-        n: (listed, _named_value(case, listed))
+        n: (listed, _status_value(case, n, listed, called or {}))
         for n in names
         if (listed := _listed_values(case.defs.tools[n].description or ""))
     }
@@ -115,12 +115,102 @@ def tool_stubs(
             # a lookup by what the person tells: found when it must list their things or
             # the person is on record
             result = {"found": bool(result) or _known(case), **result}
+        if not slots and not own:
+            fields = _record_fields(case, statuses)
+            result = _as_shown(case, name, result, fields, _asked(case, name, playbooks))
         if name in statuses:
             result[name.rsplit("_", 1)[-1]] = statuses[name][1]
         if result:
             stubs[name] = result
     stubs.update({k: v for k, v in _example_results(case).items() if k in names})
     return stubs
+
+
+def _status_value(case: _Case, tool: str, values: list[str], called: dict[str, Any]) -> str:
+    """The status a listing tool returns. Where a Playbook's body lets its action happen
+    only in one listed state ("Never arrange delivery of an order that is not ready"), a
+    case that expects the action finds the record in that state, and one that does not
+    (the person never asks for it) in another unless the case's own words name one: a
+    correct agent then cannot take the action, which the case rules out."""
+    named = _named_in(_context(case), values)
+    for playbook in case.defs.playbooks.values():
+        if tool not in playbook.tools:
+            continue
+        facts = playbook_facts(playbook, case.defs)
+        if facts.gate not in values:
+            continue
+        if facts.roles.action in called:
+            return str(facts.gate)
+        return named or next(v for v in values if v != facts.gate)
+    return named or values[0]
+
+
+def _asked(case: _Case, tool: str, reached: list[Any]) -> set[str]:
+    """People fields that a Playbook of the conversation calling `tool` asks the person for
+    ("ask for their pick-up address if you do not have it"): the person tells them."""
+    found = set(case.pf.asked)
+    for playbook in [case.pb, *reached]:
+        if tool not in playbook.tools:
+            continue
+        found |= set(playbook_facts(playbook, case.defs).asked)
+        for sentence in re.split(r"(?<=[.!?])\s+", " ".join(playbook.body.split())):
+            if ASKS_FOR.search(sentence) and LACKS_IT.search(sentence):
+                found |= set(_WORD.findall(sentence.lower()))
+    return found
+
+
+def _as_shown(
+    case: _Case, tool: str, result: dict[str, Any], fields: dict[str, str], asked: set[str]
+) -> dict[str, Any]:
+    """A lookup's answer in the shape a Playbook example shows for it (its `result` with the
+    most keys): the records a later tool takes ("orders" with their "ticket_number") and the
+    stored fields a later tool needs ("address"), so a correct agent has them. The name on it
+    is the case's person's; a field the case's Playbook asks the person for is left out (the
+    person tells it); an Outreach's value for a record field (`ticketNumber`) is the
+    record's. A person not on record, and a lookup no example shows, keep `result`."""
+    if case.facts["kind"] == "example" or not _known(case):
+        return result
+    shown = [
+        t["result"]
+        for p in (case.defs.playbooks[k] for k in sorted(case.defs.playbooks))
+        for e in p.examples
+        for t in e.turns
+        if t.get("tool") == tool and isinstance(t.get("result"), dict)
+    ]
+    if not shown:
+        return result
+    template = max(shown, key=len)
+    who = _who(case)
+    out: dict[str, Any] = {}
+    for key, value in template.items():
+        if key in asked:
+            continue
+        if key in who:
+            value = who[key]
+        elif key in who.get("customFields", {}):
+            value = who["customFields"][key]
+        elif isinstance(value, list):
+            value = [_with_fields(v, fields) if isinstance(v, dict) else v for v in value]
+        out[key] = value
+    if "found" in out:
+        out["found"] = True
+    return {**result, **out}
+
+
+def _with_fields(record: dict[str, Any], fields: dict[str, str]) -> dict[str, Any]:
+    """`record` with the value of each field named the same in other words (`ticketNumber`
+    for `ticket_number`)."""
+    out = dict(record)
+    for key, value in fields.items():
+        same = next((k for k in out if _split(k) == _split(key)), None)
+        if same is not None:
+            out[same] = value
+    return out
+
+
+def _split(name: str) -> tuple[str, ...]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ")
+    return tuple(spaced.lower().split())
 
 
 def _told_after(case: _Case, action: str, says: dict[str, ExampleSays]) -> dict[str, str]:
