@@ -220,9 +220,7 @@ def action_gate(playbook: Playbook, roles: Roles, defs: AnychatDefinitions) -> s
         if STATE_GATE.search(sentence) is None:
             continue
         spaced = " " + " ".join(_WORD.findall(sentence.lower())) + " "
-        named = [
-            (spaced.rfind(" " + " ".join(_WORD.findall(v.lower())) + " "), v) for v in values
-        ]
+        named = [(spaced.rfind(" " + " ".join(_WORD.findall(v.lower())) + " "), v) for v in values]
         named = [(at, v) for at, v in named if at >= 0]
         if named:
             return max(named)[1]
@@ -235,9 +233,7 @@ def action_outcome(playbook: Playbook, roles: Roles) -> str | None:
     job = job_outcome(playbook)
     if roles.action is None or (job and _same_stem(roles.action, job)):
         return None
-    return next(
-        (o for o in playbook.outcomes if o != job and _same_stem(roles.action, o)), None
-    )
+    return next((o for o in playbook.outcomes if o != job and _same_stem(roles.action, o)), None)
 
 
 def tool_roles(playbook: Playbook, defs: AnychatDefinitions) -> Roles:
