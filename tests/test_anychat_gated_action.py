@@ -40,7 +40,9 @@ tools:
       and their open jobs, each with its job number and the watch.
     parameters: {phone: {type: string}}
   get_job_state:
-    description: The state of a repair job (booked in, on the bench, ready, shipped).
+    description: >-
+      The state of a repair job (booked in, on the bench, ready, shipped), with the day it
+      is or will be ready.
     parameters:
       job_number: {type: string, description: "The job number on the slip, e.g. W-5120."}
   ship_watch:
@@ -91,6 +93,20 @@ examples:
       activePlaybook: jobs
       outcomes: [status_given, watch_shipped]
       tools: [find_client, get_job_state, ship_watch]
+  - title: Still on the bench
+    turns:
+      - user: Is my watch done yet?
+      - tool: find_client
+        args: {phone: "+15550191"}
+        result: {found: true, firstName: Theo, jobs: [{job_number: W-6001, watch: "gold dress"}]}
+      - tool: get_job_state
+        args: {job_number: W-6001}
+        result: {state: on the bench}
+      - agent: Your gold dress watch is on the bench. It'll be ready Friday.
+    end:
+      activePlaybook: jobs
+      outcomes: [status_given]
+      tools: [find_client, get_job_state]
 """,
     "outreaches/job_ready.yml": """\
 name: Watch ready
@@ -198,3 +214,32 @@ def test_an_ungated_action_keeps_its_one_outcome(tmp_path: Path) -> None:
     facts = playbook_facts(project.anychat.playbooks["rent"], project.anychat)
     assert (facts.gate, facts.action_outcome) == (None, None)
     assert cases(project, "rent")["inbound"]["expect"]["checks"]["outcomes"] == ["rented"]
+
+
+def test_a_replayed_example_calls_the_person_by_the_name_its_lookup_returns(
+    project: Project,
+) -> None:
+    replay = cases(project, "jobs")["example_1"]
+    persona = replay["scenario"]["persona"]["preset"]["fields"]
+    assert persona["firstName"] == "Theo"
+    assert persona["fullName"].startswith("Theo ")
+    assert persona["phone"] == "+15550191"
+
+
+def test_a_status_stub_carries_the_day_the_reply_states(project: Project) -> None:
+    drafted = cases(project, "jobs")
+    # the clock is Tuesday, March 10 (the workshop opens Tuesday to Saturday): "Friday" is
+    # the Friday after it; a record still in work is ready two open days on, one that is
+    # ready is ready today
+    clock = drafted["inbound"]["scenario"]["clock"]
+    assert clock["weekday"] == "tuesday"
+    replay = drafted["example_1"]["scenario"]["stubs"]["get_job_state"]
+    assert replay == {"state": "on the bench", "readyDate": "Friday, March 13"}
+    assert drafted["guardrail"]["scenario"]["stubs"]["get_job_state"]["readyDate"] == (
+        "Thursday, March 12"
+    )
+    assert drafted["inbound"]["scenario"]["stubs"]["get_job_state"]["readyDate"] == (
+        "Tuesday, March 10"
+    )
+    # the author's own answer stays as written where its reply states no day
+    assert drafted["example_0"]["scenario"]["stubs"]["get_job_state"] == {"state": "ready"}

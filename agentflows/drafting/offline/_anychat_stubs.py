@@ -34,7 +34,18 @@ agent may look the person up now); a replayed example every tool its `tool` turn
   the case's status is another ("waiting for parts"), the record has no pick-up deadline;
 - dates and slots fall on days the business is open (`anychat_clock`), counted from the
   project's frozen clock;
-- a replayed Playbook example's own `result` on a `tool` turn wins over all of these.
+- a status tool that says it returns the day of a state ("with the day it is or will be
+  ready") carries that day: the one the replayed example's reply states ("It'll be ready
+  Thursday"), else the clock's day for a record in that state and an open day two days on
+  for one that is not yet;
+- a Playbook whose action waits for a listed state ("Never arrange delivery of an order that
+  is not ready") finds the record in that state where the case expects the action, and in
+  another where it does not;
+- a lookup that a Playbook example shows answering (`result` on a `tool` turn) answers in
+  that shape: its records with the ids later tools take and the stored fields they need (a
+  field the Playbook asks the person for is theirs to tell), under the case's person's name;
+- a replayed Playbook example's own `result` on a `tool` turn wins over all of these (a day
+  its reply states is added where the result shows none).
 """
 
 from __future__ import annotations
@@ -44,6 +55,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from evalcore.definitions import AnychatTool
+from evalcore.lexicon.en.gated_actions import RETURNS_DAY
 from evalcore.lexicon.en.playbook_prose import ASKS_FOR, LACKS_IT, NEW_DATE
 from evalcore.lexicon.en.said_moments import QUOTED_FIELD
 
@@ -120,10 +132,41 @@ def tool_stubs(
             result = _as_shown(case, name, result, fields, _asked(case, name, playbooks))
         if name in statuses:
             result[name.rsplit("_", 1)[-1]] = statuses[name][1]
+            result.update(_state_day(case, tool, statuses[name], says.get(name)))
         if result:
             stubs[name] = result
-    stubs.update({k: v for k, v in _example_results(case).items() if k in names})
+    for name, shown in _example_results(case).items():
+        if name in names:
+            # the author's answer, with the day its reply states where it shows none
+            day = _state_day(case, case.defs.tools[name], statuses.get(name), says.get(name))
+            keep = isinstance(shown, dict) and not any(is_day_input(k) for k in shown)
+            said = says.get(name)
+            stubs[name] = {**shown, **day} if keep and said and said.day else shown
     return stubs
+
+
+def _state_day(
+    case: _Case,
+    tool: AnychatTool,
+    status: tuple[list[str], str] | None,
+    said: ExampleSays | None,
+) -> dict[str, str]:
+    """The day a status tool says it returns ("with the day it is or will be ready"): the
+    day the replayed example's reply states, else the clock's day for a record already in
+    that state and an open day two days on for one that is not, so the agent has the day
+    the Playbook has it tell."""
+    match = RETURNS_DAY.search(tool.description or "")
+    if match is None:
+        return {}
+    state = match.group("state").lower()
+    now = clock_now(project_clock(case.defs))
+    if said is not None and said.day is not None:
+        day = said.day
+    elif status is not None and state in status[1].lower():
+        day = now.date()
+    else:
+        day = on_open_day(case.defs, now + timedelta(days=2)).date()
+    return {f"{state}Date": day_label(day)}
 
 
 def _status_value(case: _Case, tool: str, values: list[str], called: dict[str, Any]) -> str:

@@ -33,3 +33,12 @@ SHOWN_VALUE = phrase(
     matches=("The ticket number printed on the receipt, e.g. A-2291.", "for example BK-204"),
     misses=("The ticket number printed on the receipt.", "e.g. the blue one"),
 )
+#: A status tool's description saying it returns the day of a state: "with the day it is or
+#: will be ready" (`state`: the state whose day it is).
+RETURNS_DAY = phrase(
+    "en.gated_actions.returns_day",
+    r"\bwith the (?:day|date)\b[^.;()]*?\b(?:is|be|was)\s+(?!or\b)(?P<state>[a-z]+)\b",
+    re.I,
+    matches=("with the day it is or will be ready", "with the date it will be done"),
+    misses=("Returns the slots, each with an id.", "with the day"),
+)
