@@ -243,3 +243,12 @@ def test_a_status_stub_carries_the_day_the_reply_states(project: Project) -> Non
     )
     # the author's own answer stays as written where its reply states no day
     assert drafted["example_0"]["scenario"]["stubs"]["get_job_state"] == {"state": "ready"}
+
+
+def test_a_status_asked_for_before_an_opt_out_is_told_and_recorded(project: Project) -> None:
+    case = cases(project, "jobs")["opt_out"]
+    assert case["expect"]["checks"]["outcomes"] == ["status_given", "opted_out"]
+    stubs = case["scenario"]["stubs"]
+    assert stubs["find_client"]["jobs"][0]["job_number"] == "W-5120"
+    assert stubs["get_job_state"]["state"] != "ready"
+    assert "ship_watch" not in stubs

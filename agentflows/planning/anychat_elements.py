@@ -180,6 +180,13 @@ class PlaybookFacts:
         named = [t for t in self.roles.lookup if t in self.playbook.body]
         return self.outcome is not None and (self.roles.action is not None or bool(named))
 
+    @property
+    def tells_on_request(self) -> bool:
+        """A status desk whose action waits for a state (`gate`): asked for the status, it
+        looks the record up and tells it in that turn, asking nothing first; its action is
+        another step (the record's state and the person's yes)."""
+        return self.gate is not None and self.has_job and not self.asked
+
 
 #: A parenthesised list of values in a tool's description: "(waiting for parts, ready)".
 _LISTED = re.compile(r"\(([^()]*,[^()]*)\)")

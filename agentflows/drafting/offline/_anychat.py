@@ -113,6 +113,9 @@ def _scenario(case: _Case, parts: Parts) -> dict[str, Any]:
     elif case.facts["kind"] == "resume":
         # the seeded history holds no tool call: a correct agent may look the person up now
         reached = {case.pb.id}
+    elif case.facts["kind"] == "opt_out" and case.pf.tells_on_request:
+        # asked for the status before opting out: the agent looks it up on the first turn
+        reached = {case.pb.id} if "inbound" in case.facts["start"] else set()
     barred = list(parts.checks.get("toolsNotCalled") or [])
     stubs = tool_stubs(case, parts.checks.get("toolsCalled"), reached, barred)
     if stubs:

@@ -178,7 +178,7 @@ def _handoff(case: _Case) -> Parts:
     # its tools and outcome are part of the conversation, not something left undone.
     done = [f for f in (case.pf, target_facts) if _done_on_request(f)]
     # a status desk whose action waits for a state and a yes tells the status on request
-    told = [f for f in (case.pf, target_facts) if f not in done and _told_on_request(f)]
+    told = [f for f in (case.pf, target_facts) if f not in done and f.tells_on_request]
     if case.pb.default:
         done = [f for f in done if f is target_facts]
         told = [f for f in told if f is target_facts]
@@ -297,13 +297,6 @@ def _done_on_request(facts: PlaybookFacts) -> bool:
     return facts.has_job and not facts.asked and not job_steps(facts)
 
 
-def _told_on_request(facts: PlaybookFacts) -> bool:
-    """A status desk whose action waits for a state (`gate`): asked for the status, it
-    looks the record up and tells it in that turn, asking nothing first; its action is
-    another step (the record's state and the person's yes)."""
-    return facts.gate is not None and facts.has_job and not facts.asked
-
-
 def _told_tools(facts: PlaybookFacts) -> list[str]:
     """The tools a status desk calls to tell the status: its job's tools but the action."""
     return [t for t in job_tools(facts) if t != facts.roles.action]
@@ -330,7 +323,7 @@ def _guardrail(case: _Case) -> Parts:
     # its tool and outcome stay open; otherwise the job cannot finish and its tool is ruled out.
     asked_job = not case.pb.default and not steps
     # a status desk tells the status it was asked for; its gated action stays undone
-    told = not case.pb.default and not asked_job and _told_on_request(case.pf)
+    told = not case.pb.default and not asked_job and case.pf.tells_on_request
     checks: dict[str, Any] = {"finalReplyNonEmpty": True}
     if told:
         checks["outcomes"] = [case.pf.outcome]
