@@ -58,6 +58,13 @@ body: |
   You answer questions about Tick Tock Watch Repair. Open Tuesday to Saturday 10:00-18:00.
   When the client asks about a watch they left with us, hand off to jobs.
 outcomes: [opted_out]
+examples:
+  - title: Asks about a watch and is handed off
+    turns:
+      - user: Is my watch back from the bench?
+      - handoff: jobs
+      - agent: Let me check that for you.
+    end: {activePlaybook: jobs}
 """,
     "playbooks/jobs.yml": """\
 name: Repair jobs
@@ -251,4 +258,13 @@ def test_a_status_asked_for_before_an_opt_out_is_told_and_recorded(project: Proj
     stubs = case["scenario"]["stubs"]
     assert stubs["find_client"]["jobs"][0]["job_number"] == "W-5120"
     assert stubs["get_job_state"]["state"] != "ready"
+    assert "ship_watch" not in stubs
+
+
+def test_a_replayed_hand_off_stubs_the_lookups_of_the_playbook_it_starts(
+    project: Project,
+) -> None:
+    stubs = cases(project, "desk")["example_0"]["scenario"]["stubs"]
+    assert stubs["find_client"]["jobs"][0]["job_number"] == "W-5120"
+    assert "state" in stubs["get_job_state"]
     assert "ship_watch" not in stubs

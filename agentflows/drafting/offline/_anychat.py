@@ -110,6 +110,10 @@ def _scenario(case: _Case, parts: Parts) -> dict[str, Any]:
     reached: set[str] = set()
     if case.facts["kind"] in ("handoff", "guardrail"):
         reached = {case.pb.id, str(parts.checks.get("activePlaybookAtEnd") or case.pb.id)}
+    elif case.facts["kind"] == "example":
+        # a hand-off turn starts the other Playbook in that turn: its lookups run there
+        turns = case.pb.examples[case.facts["example"]].turns
+        reached = {str(t["handoff"]) for t in turns if "handoff" in t}
     elif case.facts["kind"] == "resume":
         # the seeded history holds no tool call: a correct agent may look the person up now
         reached = {case.pb.id}

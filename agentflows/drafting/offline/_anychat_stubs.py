@@ -211,7 +211,7 @@ def _as_shown(
     is the case's person's; a field the case's Playbook asks the person for is left out (the
     person tells it); an Outreach's value for a record field (`ticketNumber`) is the
     record's. A person not on record, and a lookup no example shows, keep `result`."""
-    if case.facts["kind"] == "example" or not _known(case):
+    if tool in _example_tools(case) or not _known(case):
         return result
     shown = [
         t["result"]
