@@ -268,3 +268,47 @@ def test_a_replayed_hand_off_stubs_the_lookups_of_the_playbook_it_starts(
     assert stubs["find_client"]["jobs"][0]["job_number"] == "W-5120"
     assert "state" in stubs["get_job_state"]
     assert "ship_watch" not in stubs
+
+
+def test_an_address_the_playbook_asks_for_is_on_file_only_where_an_outreach_sent_it(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "anychat.yml").write_text(
+        "agent: {name: Green Bins}\ndefault_playbook: help\nchannels: [sms]\n"
+        "outcomes: [collected, opted_out]\nconsent_required: true\n"
+    )
+    (tmp_path / "people.yml").write_text(
+        "fields:\n  - key: address\n    label: Street address\n    type: text\n"
+    )
+    (tmp_path / "tools.yml").write_text(
+        "tools:\n  find_household:\n    description: Find the household by phone.\n"
+        "    parameters: {phone: {type: string}}\n"
+        "  book_collection:\n    description: Book a bulky-waste collection.\n"
+        "    parameters: {address: {type: string}}\n"
+    )
+    (tmp_path / "playbooks").mkdir()
+    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    (tmp_path / "playbooks" / "collect.yml").write_text(
+        "name: Collect\nactivation: The resident wants a sofa or other bulky waste collected.\n"
+        "body: Look them up with find_household. Ask for their address if you do not have "
+        "it. Call book_collection and tell them the day. Record collected.\n"
+        "tools: [find_household, book_collection]\noutcomes: [collected, opted_out]\n"
+        "examples:\n  - title: Sofa\n    turns:\n"
+        "      - user: Can you take away an old sofa?\n"
+        "      - tool: find_household\n"
+        "        result: {found: true, firstName: Ines, address: 9 Elm Row}\n"
+        "      - tool: book_collection\n      - agent: Booked for Thursday.\n"
+        "    end: {outcomes: [collected], tools: [find_household, book_collection]}\n"
+    )
+    (tmp_path / "outreaches").mkdir()
+    (tmp_path / "outreaches" / "spring.yml").write_text(
+        "name: Spring clean\nopener: Hi {firstName}, we collect bulky waste from {address} "
+        "for free this month. Reply YES to book.\ninputs: [firstName, address]\n"
+        "playbook: collect\ngoal: The resident books a collection.\n"
+    )
+    drafted = cases(load_project(tmp_path), "collect")
+    inbound = drafted["inbound"]["scenario"]["stubs"]["find_household"]
+    assert inbound["found"] is True and "address" not in inbound
+    started = next(v for k, v in drafted.items() if k.startswith("outreach"))["scenario"]
+    sent = started["start"]["outreach"]["inputs"]["address"]
+    assert started["stubs"]["find_household"]["address"] == sent

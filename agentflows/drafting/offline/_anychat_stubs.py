@@ -209,26 +209,35 @@ def _as_shown(
     most keys): the records a later tool takes ("orders" with their "ticket_number") and the
     stored fields a later tool needs ("address"), so a correct agent has them. The name on it
     is the case's person's; a field the case's Playbook asks the person for is left out (the
-    person tells it); an Outreach's value for a record field (`ticketNumber`) is the
-    record's. A person not on record, and a lookup no example shows, keep `result`."""
+    person tells it) unless the Outreach that opened the case sent it; an Outreach's value
+    for a record field (`ticketNumber`) is the record's. A person not on record, a lookup
+    no example shows and one the replayed example calls itself (its own `result` wins)
+    keep `result`."""
     if tool in _example_tools(case) or not _known(case):
         return result
     shown = [
-        t["result"]
-        for p in (case.defs.playbooks[k] for k in sorted(case.defs.playbooks))
+        (_listed(t["result"]), p.id == case.pb.id, len(t["result"]), -n, t["result"])
+        for n, p in enumerate(case.defs.playbooks[k] for k in sorted(case.defs.playbooks))
         for e in p.examples
         for t in e.turns
         if t.get("tool") == tool and isinstance(t.get("result"), dict)
     ]
     if not shown:
         return result
-    template = max(shown, key=len)
+    # one that lists records (a later tool takes them) first, then the case's own
+    # Playbook's, then the fullest
+    template = max(shown, key=lambda item: item[:4])[4]
     who = _who(case)
+    start = (case.facts.get("start") or {}).get("outreach") or {}
+    sent = dict(start.get("inputs") or {})
     out: dict[str, Any] = {}
     for key, value in template.items():
-        if key in asked:
+        if key in sent and not isinstance(value, (list, dict)):
+            # what an Outreach sent the person ("… from {address}") is what is on file
+            value = sent[key]
+        elif key in asked:
             continue
-        if key in who:
+        elif key in who:
             value = who[key]
         elif key in who.get("customFields", {}):
             value = who["customFields"][key]
@@ -238,6 +247,11 @@ def _as_shown(
     if "found" in out:
         out["found"] = True
     return {**result, **out}
+
+
+def _listed(shown: dict[str, Any]) -> int:
+    """How many non-empty lists of records an answer holds."""
+    return sum(1 for v in shown.values() if isinstance(v, list) and v)
 
 
 def _with_fields(record: dict[str, Any], fields: dict[str, str]) -> dict[str, Any]:
