@@ -166,6 +166,8 @@ def test_a_case_that_expects_the_action_finds_the_record_in_the_state_it_needs(
     assert checks["toolsCalled"]["ship_watch"] == 1
     assert checks["outcomes"] == ["status_given", "watch_shipped"]
     assert stubs["get_job_state"]["state"] == "ready"
+    # it looks up a job the lookup lists by its number: "found" is the lookup's answer
+    assert "found" not in stubs["get_job_state"]
     # the lookup lists the job the status tool takes, and the address the action needs
     client = stubs["find_client"]
     assert client["found"] is True

@@ -135,6 +135,11 @@ def tool_stubs(
             result.update(_state_day(case, tool, statuses[name], says.get(name)))
         if result:
             stubs[name] = result
+    for name in statuses:
+        # a status tool takes the id of a record another stub lists (`ticket_number` of an
+        # order): it looks that record up, so whether the person was found is not its answer
+        if name in stubs and set(case.defs.tools[name].parameters) & _record_keys(stubs):
+            stubs[name].pop("found", None)
     for name, shown in _example_results(case).items():
         if name in names:
             # the author's answer, with the day its reply states where it shows none
@@ -247,6 +252,20 @@ def _as_shown(
     if "found" in out:
         out["found"] = True
     return {**result, **out}
+
+
+def _record_keys(stubs: dict[str, Any]) -> set[str]:
+    """The fields of the records the stubs list (`ticket_number` of `orders`)."""
+    return {
+        k
+        for stub in stubs.values()
+        if isinstance(stub, dict)
+        for v in stub.values()
+        if isinstance(v, list)
+        for record in v
+        if isinstance(record, dict)
+        for k in record
+    }
 
 
 def _listed(shown: dict[str, Any]) -> int:
