@@ -10,8 +10,8 @@ filled in from the frozen world (`anychat_people`) where it does not:
   title that merely shares a word with an Outreach, "Bike is ready" and "Ready for pick-up",
   is no reply to it);
 - person: on record (named) unless the example's end expects a name to be saved; values the
-  example passes to tools under a People field key (`phone: "+15550142"`) and a greeting in an
-  agent line ("Hi Maya!") are used as the person's own;
+  example passes to tools under a People field key (`phone: "+15550142"`), a greeting in an
+  agent line ("Hi Maya!") and the first name a tool's `result` gives are the person's own;
 - appointment: one scheduled appointment when the Playbook's job works on an existing one or
   the example's end counts active appointments without creating one.
 """
@@ -44,7 +44,7 @@ def example_scene(
         if isinstance(args, dict):
             extra.update({k: v for k, v in args.items() if k in defs.person_fields})
     persona = preset(key, defs, known=known, extra=extra)
-    greeting = _greeted_name(example.turns)
+    greeting = _greeted_name(example.turns) or _looked_up_name(example.turns)
     if known and greeting:
         fields = persona["fields"]
         fields["firstName"] = greeting
@@ -65,6 +65,16 @@ def example_scene(
                 start = {"outreach": {"outreachId": outreach.id, "inputs": inputs}}
                 break
     return {"start": start, "persona": persona, "appointments": appointments}
+
+
+def _looked_up_name(turns: list[dict[str, Any]]) -> str | None:
+    """The first name a tool turn's `result` gives the person (`firstName: Dana`): the
+    record the replay's lookup returns is theirs, so the person is called that too."""
+    for turn in turns:
+        result = turn.get("result")
+        if isinstance(result, dict) and isinstance(result.get("firstName"), str):
+            return str(result["firstName"]).strip() or None
+    return None
 
 
 def _greeted_name(turns: list[dict[str, Any]]) -> str | None:

@@ -32,6 +32,7 @@ from typing import Any
 from evalcore.definitions import AnychatDefinitions, Outreach, PersonField, Playbook
 from evalcore.lexicon.en.customer_pushes import RELATIVE_TAIL
 from evalcore.lexicon.en.customer_replies import LEADING_YES
+from evalcore.lexicon.en.gated_actions import STATE_GATE
 from evalcore.lexicon.en.opt_out_replies import OPT_OUT_KEYWORD, OPTS_OUT
 from evalcore.lexicon.en.playbook_prose import (
     ASK_CONDITION,
@@ -133,6 +134,13 @@ class PlaybookFacts:
     asked_kinds: tuple[str, ...] = field(default=())
     """What the person says to a body question whose listed options are a tool parameter's
     choices ("Ask what they are sending (dry cleaning, shirts ...)" → "dry cleaning")."""
+    gate: str | None = None
+    """The status (one its lookup lists) the body requires before the action ("Never
+    arrange delivery of an order that is not ready" → `ready`): a status desk that can then
+    act. None where the action is not gated."""
+    action_outcome: str | None = None
+    """The outcome the action records where it is not the job's ("delivery_arranged" beside
+    a status desk's "status_given"): a case that expects the action expects both."""
 
     @property
     def has_job(self) -> bool:
@@ -140,6 +148,68 @@ class PlaybookFacts:
         (a status desk looks the ticket up and records that it told the person)."""
         named = [t for t in self.roles.lookup if t in self.playbook.body]
         return self.outcome is not None and (self.roles.action is not None or bool(named))
+
+    @property
+    def tells_on_request(self) -> bool:
+        """A status desk whose action waits for a state (`gate`): asked for the status, it
+        looks the record up and tells it in that turn, asking nothing first; its action is
+        another step (the record's state and the person's yes)."""
+        return self.gate is not None and self.has_job and not self.asked
+
+
+#: A parenthesised list of values in a tool's description: "(waiting for parts, ready)".
+_LISTED = re.compile(r"\(([^()]*,[^()]*)\)")
+_LIST_SEPARATORS = re.compile(r"\s*(?:,|/|\|)\s*")
+
+
+def listed_values(description: str) -> list[str]:
+    """The values a tool's description lists in parentheses ("The status of a ticket
+    (waiting for parts, in progress, ready)"): what a status tool may return."""
+    match = _LISTED.search(description)
+    if match is None:
+        return []
+    return [v for v in _LIST_SEPARATORS.split(match.group(1).strip()) if v]
+
+
+def action_gate(playbook: Playbook, roles: Roles, defs: AnychatDefinitions) -> str | None:
+    """The listed status of the Playbook's lookup that a body sentence requires before its
+    action: a sentence naming the action (by name, or every word of it: "arrange delivery")
+    that forbids it unless a state holds ("... that is not ready", "only when ... ready")
+    and names one of the values the lookup lists. The last value named wins (the state
+    comes after the thing: "an order that is not ready")."""
+    action = roles.action
+    if action is None:
+        return None
+    values = [
+        v
+        for t in roles.lookup
+        if t in defs.tools
+        for v in listed_values(defs.tools[t].description or "")
+    ]
+    if not values:
+        return None
+    stems = {w[:4] for w in re.split(r"[_\-\s]+", action.lower()) if w}
+    for sentence in re.split(r"(?<=[.!?])\s+", _flat(playbook.body)):
+        said = {w[:4] for w in _WORD.findall(sentence.lower())}
+        if action not in sentence and not stems <= said:
+            continue
+        if STATE_GATE.search(sentence) is None:
+            continue
+        spaced = " " + " ".join(_WORD.findall(sentence.lower())) + " "
+        named = [(spaced.rfind(" " + " ".join(_WORD.findall(v.lower())) + " "), v) for v in values]
+        named = [(at, v) for at, v in named if at >= 0]
+        if named:
+            return max(named)[1]
+    return None
+
+
+def action_outcome(playbook: Playbook, roles: Roles) -> str | None:
+    """The outcome that shares a stem with the action (`arrange_delivery` records
+    `delivery_arranged`) where it is not the job's own outcome."""
+    job = job_outcome(playbook)
+    if roles.action is None or (job and _same_stem(roles.action, job)):
+        return None
+    return next((o for o in playbook.outcomes if o != job and _same_stem(roles.action, o)), None)
 
 
 def tool_roles(playbook: Playbook, defs: AnychatDefinitions) -> Roles:
@@ -461,6 +531,7 @@ def offers_instead(playbook: Playbook) -> str | None:
 
 def playbook_facts(playbook: Playbook, defs: AnychatDefinitions) -> PlaybookFacts:
     roles = tool_roles(playbook, defs)
+    gate = action_gate(playbook, roles, defs)
     opt_out = opt_out_outcome(defs)
     known = set(defs.tools) | {t for p in defs.playbooks.values() for t in p.tools}
     fields = mentioned_fields(playbook, defs)
@@ -485,6 +556,8 @@ def playbook_facts(playbook: Playbook, defs: AnychatDefinitions) -> PlaybookFact
         asked_kinds=asked_kinds(playbook, defs),
         asks_confirm=ASKS_CONFIRM.search(_flat(playbook.body)) is not None
         or example_asks_yes(playbook, roles.action),
+        gate=gate,
+        action_outcome=action_outcome(playbook, roles),
     )
 
 
@@ -576,8 +649,11 @@ __all__ = [
     "PlaybookFacts",
     "ReplyOption",
     "Roles",
+    "action_gate",
+    "action_outcome",
     "action_verb",
     "asserted_elements",
+    "listed_values",
     "main_reply",
     "offered_by_availability",
     "opt_out_outcome",

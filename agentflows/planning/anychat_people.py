@@ -19,6 +19,7 @@ from evalcore.lexicon.en.field_name_words import PERSON_NAME as _PERSON_NAME
 from evalcore.lexicon.en.field_name_words import PLACE_NAMES as _PLACE_WORDS
 from evalcore.lexicon.en.field_name_words import READ_OUT_NUMBERS as _NUMBERED
 from evalcore.lexicon.en.field_specs import ADDRESS_NAME
+from evalcore.lexicon.en.gated_actions import SHOWN_VALUE
 
 from .anychat_clock import CLOCK, on_open_day, project_clock
 
@@ -215,12 +216,22 @@ def _declared(name: str, parts: set[str], defs: AnychatDefinitions | None) -> st
             choices = pspec.get("choices") if isinstance(pspec, dict) else None
             if choices and _same_thing(head, param, ""):
                 return str(choices[0])
+    # a parameter of that name in other words (`ticketNumber` for `ticket_number`): the
+    # value its description shows ("e.g. A-2291"), so the id has the business's format
+    for tool_name in sorted(defs.tools):
+        for param, pspec in sorted(defs.tools[tool_name].parameters.items()):
+            text = str(pspec.get("description") or "") if isinstance(pspec, dict) else ""
+            shown = SHOWN_VALUE.search(text)
+            if shown and _split_words(param) == parts:
+                return shown.group("value")
     for playbook in (defs.playbooks[k] for k in sorted(defs.playbooks)):
         for example in playbook.examples:
             for turn in example.turns:
                 args = turn.get("args")
-                if isinstance(args, dict) and name in args:
-                    return str(args[name])
+                if isinstance(args, dict):
+                    for key, value in args.items():
+                        if key == name or _split_words(key) == parts:
+                            return str(value)
     return None
 
 

@@ -113,9 +113,16 @@ def _scenario(case: _Case, parts: Parts) -> dict[str, Any]:
     elif case.facts["kind"] == "opt_out" and "inbound" in case.facts["start"]:
         # the person asks for the job before opting out: the agent's first turn looks them up
         reached = {case.pb.id}
+    elif case.facts["kind"] == "example":
+        # a hand-off turn starts the other Playbook in that turn: its lookups run there
+        turns = case.pb.examples[case.facts["example"]].turns
+        reached = {str(t["handoff"]) for t in turns if "handoff" in t}
     elif case.facts["kind"] == "resume":
         # the seeded history holds no tool call: a correct agent may look the person up now
         reached = {case.pb.id}
+    elif case.facts["kind"] == "opt_out" and case.pf.tells_on_request:
+        # asked for the status before opting out: the agent looks it up on the first turn
+        reached = {case.pb.id} if "inbound" in case.facts["start"] else set()
     barred = list(parts.checks.get("toolsNotCalled") or [])
     stubs = tool_stubs(case, parts.checks.get("toolsCalled"), reached, barred)
     if stubs:

@@ -154,9 +154,10 @@ def _job_prose(case: _Case, optional: tuple[str, ...] | list[str] = ()) -> str:
     elif "confirm" in case.pb.pickers and roles.action:
         did.append("asks for a yes/no confirmation first")
     if roles.action:
-        did.append(f"calls {roles.action}")
+        # a gated action ("never ... not ready") waits for the state the stub returns
+        did.append(f"calls {roles.action}" + (f" once the status is {pf.gate}" if pf.gate else ""))
     if pf.outcome:
-        did.append(f"records {pf.outcome}")
+        did.append("records " + " and ".join([pf.outcome, *filter(None, [pf.action_outcome])]))
     return (
         "The agent " + ", ".join(did[:-1]) + f" and {did[-1]}."
         if len(did) > 1

@@ -75,7 +75,9 @@ def job_checks(facts: PlaybookFacts, *, seeded: int, replies: int) -> dict[str, 
             0, seeded + (1 if effect == "create" else -1 if effect == "cancel" else 0)
         )
     if facts.outcome:
-        checks["outcomes"] = [facts.outcome]
+        # an action that records its own outcome beside the job's (a status desk that then
+        # delivers) records both where the case takes it that far
+        checks["outcomes"] = [facts.outcome, *filter(None, [facts.action_outcome])]
     checks["activePlaybookAtEnd"] = pb.id
     tools = job_tools(facts)
     if tools:

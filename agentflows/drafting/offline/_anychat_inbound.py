@@ -179,8 +179,11 @@ def _handoff(case: _Case) -> Parts:
     # A Playbook whose job asks nothing first (a status desk) does it in the turn it is asked:
     # its tools and outcome are part of the conversation, not something left undone.
     done = [f for f in (case.pf, target_facts) if _done_on_request(f)]
+    # a status desk whose action waits for a state and a yes tells the status on request
+    told = [f for f in (case.pf, target_facts) if f not in done and f.tells_on_request]
     if case.pb.default:
         done = [f for f in done if f is target_facts]
+        told = [f for f in told if f is target_facts]
     first = request_line(case.pb, case.pf.roles.action)
     if not case.pb.default:
         first = _own_request(case.pb) or first
@@ -188,18 +191,19 @@ def _handoff(case: _Case) -> Parts:
     rest = bare(own or hinted)
     if case.pf in done and not case.pb.default:
         rest = bare(_second_request(first, [r for r in (own, hinted) if r]) or rest)
-    if case.pb.default or case.pf in done:
+    if case.pb.default or case.pf in done or case.pf in told:
         then = "Thanks. Also, " + (rest if re.match(r"I\b", rest) else rest[:1].lower() + rest[1:])
     else:
         rest = question_line(target) or rest
         then = "Actually, never mind that. " + rest[:1].upper() + rest[1:]
     finished = [f for f in done if f.roles.action]
     not_called = [t for f in (case.pf, target_facts) if (t := f.roles.action) and f not in finished]
-    outcomes = [f.outcome for f in done if f.outcome]
+    outcomes = [f.outcome for f in (*done, *told) if f.outcome]
     # A tool both Playbooks list may be called in each (a lookup each body opens with): the
     # evaluator counts calls exactly, so its count is left out.
     shared = set(case.pb.tools) & set(target.tools)
     called = {t: 1 for f in done for t in job_tools(f) if t not in shared}
+    called |= {t: 1 for f in told for t in _told_tools(f) if t not in shared}
     checks: dict[str, Any] = {
         "finalReplyNonEmpty": True,
         "outcomes": outcomes,
@@ -229,7 +233,12 @@ def _handoff(case: _Case) -> Parts:
     asked = case.pb if case.pb.default else target if not target_facts.has_job else None
     if asked is not None:
         criteria += _answer(asked)
-    if target_facts in done:
+    if target_facts in told:
+        expected = (
+            f"The agent hands off to the {target_name} playbook ({target.id}) and tells the "
+            f"status in the same turn, without calling {target_facts.roles.action}"
+        )
+    elif target_facts in done:
         expected = (
             f"The agent hands off to the {target_name} playbook ({target.id}) and does its "
             "job in the same turn"
@@ -246,6 +255,8 @@ def _handoff(case: _Case) -> Parts:
         )
     if case.pf in done:
         expected = f"The agent first does the {case.name} playbook's job. " + expected
+    elif case.pf in told:
+        expected = f"The agent first tells the status in the {case.name} playbook. " + expected
     return Parts(
         turns=[first, then],
         checks=checks,
@@ -288,6 +299,11 @@ def _done_on_request(facts: PlaybookFacts) -> bool:
     return facts.has_job and not facts.asked and not job_steps(facts)
 
 
+def _told_tools(facts: PlaybookFacts) -> list[str]:
+    """The tools a status desk calls to tell the status: its job's tools but the action."""
+    return [t for t in job_tools(facts) if t != facts.roles.action]
+
+
 def _guardrail(case: _Case) -> Parts:
     rule = case.facts.get("rule")
     tools = set(case.defs.tools) | {t for p in case.defs.playbooks.values() for t in p.tools}
@@ -308,8 +324,12 @@ def _guardrail(case: _Case) -> Parts:
     # them (no answer, pick or yes the case never gives), a correct agent may still do it, so
     # its tool and outcome stay open; otherwise the job cannot finish and its tool is ruled out.
     asked_job = not case.pb.default and not steps
+    # a status desk tells the status it was asked for; its gated action stays undone
+    told = not case.pb.default and not asked_job and case.pf.tells_on_request
     checks: dict[str, Any] = {"finalReplyNonEmpty": True}
-    if not asked_job:
+    if told:
+        checks["outcomes"] = [case.pf.outcome]
+    elif not asked_job:
         checks["outcomes"] = []
     if case.pb.default:
         checks["activePlaybookAtEnd"] = case.pb.id
@@ -347,6 +367,8 @@ def _guardrail(case: _Case) -> Parts:
         + (
             ", stays polite and still helps with what it can do."
             if asked_job
+            else f", stays polite, tells the status it was asked for and does not call {own}."
+            if told
             else ", stays polite and calls no tool for the request."
         ),
     )

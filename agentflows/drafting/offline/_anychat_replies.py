@@ -189,8 +189,10 @@ def _opt_out(case: _Case) -> Parts:
     # Only a Playbook that says to record the opt-out is held to it: after an Outreach the
     # Outreach's Playbook is active, and the rule may live in another one (the default's).
     outcome = case.facts.get("outcome") if case.pf.opt_out_outcome else None
+    # a status desk asked for the status tells it (and records that) before the opt-out
+    told = outreach_id is None and case.pf.tells_on_request and case.pf.outcome
     if outcome:
-        checks["outcomes"] = [outcome]
+        checks["outcomes"] = [case.pf.outcome, outcome] if told else [outcome]
     if case.seeded:
         checks["activeAppointments"] = case.seeded
     checks["toolsNotCalled"] = state_tools(case.defs)
@@ -222,7 +224,8 @@ def _opt_out(case: _Case) -> Parts:
         checks=checks,
         criteria=[("silent-after-opt-out", silence)],
         scenario=f"{start} they {how}, then write “{STILL_THERE}”.",
-        expected=(f"The agent records {outcome}, changes" if outcome else "The agent changes")
+        expected=(f"The agent tells the status and records {case.pf.outcome}. " if told else "")
+        + (f"The agent records {outcome}, changes" if outcome else "The agent changes")
         + (" no appointment" if case.seeded else " nothing")
         + (
             " and, after at most a short confirmation, sends nothing more."

@@ -34,7 +34,18 @@ agent may look the person up now); a replayed example every tool its `tool` turn
   the case's status is another ("waiting for parts"), the record has no pick-up deadline;
 - dates and slots fall on days the business is open (`anychat_clock`), counted from the
   project's frozen clock;
-- a replayed Playbook example's own `result` on a `tool` turn wins over all of these.
+- a status tool that says it returns the day of a state ("with the day it is or will be
+  ready") carries that day: the one the replayed example's reply states ("It'll be ready
+  Thursday"), else the clock's day for a record in that state and an open day two days on
+  for one that is not yet;
+- a Playbook whose action waits for a listed state ("Never arrange delivery of an order that
+  is not ready") finds the record in that state where the case expects the action, and in
+  another where it does not;
+- a lookup that a Playbook example shows answering (`result` on a `tool` turn) answers in
+  that shape: its records with the ids later tools take and the stored fields they need (a
+  field the Playbook asks the person for is theirs to tell), under the case's person's name;
+- a replayed Playbook example's own `result` on a `tool` turn wins over all of these (a day
+  its reply states is added where the result shows none).
 """
 
 from __future__ import annotations
@@ -44,11 +55,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from evalcore.definitions import AnychatTool
-from evalcore.lexicon.en.playbook_prose import NEW_DATE
+from evalcore.lexicon.en.gated_actions import RETURNS_DAY
+from evalcore.lexicon.en.playbook_prose import ASKS_FOR, LACKS_IT, NEW_DATE
 from evalcore.lexicon.en.said_moments import QUOTED_FIELD
 
 from ...planning.anychat_clock import on_open_day, open_days, project_clock
-from ...planning.anychat_elements import tool_roles
+from ...planning.anychat_elements import playbook_facts, tool_roles
 from ...planning.anychat_people import (
     clock_now,
     day_label,
@@ -94,7 +106,7 @@ def tool_stubs(
     says = example_says(case)
     # the value each listing tool returns ("waiting for parts"), and the values it lists
     statuses = {
-        n: (listed, _named_value(case, listed))
+        n: (listed, _status_value(case, n, listed, called or {}))
         for n in names
         if (listed := _listed_values(case.defs.tools[n].description or ""))
     }
@@ -115,12 +127,166 @@ def tool_stubs(
             # a lookup by what the person tells: found when it must list their things or
             # the person is on record
             result = {"found": bool(result) or _known(case), **result}
+        if not slots and not own:
+            fields = _record_fields(case, statuses)
+            result = _as_shown(case, name, result, fields, _asked(case, name, playbooks))
         if name in statuses:
             result[name.rsplit("_", 1)[-1]] = statuses[name][1]
+            result.update(_state_day(case, tool, statuses[name], says.get(name)))
         if result:
             stubs[name] = result
-    stubs.update({k: v for k, v in _example_results(case).items() if k in names})
+    for name in statuses:
+        # a status tool takes the id of a record another stub lists (`ticket_number` of an
+        # order): it looks that record up, so whether the person was found is not its answer
+        if name in stubs and set(case.defs.tools[name].parameters) & _record_keys(stubs):
+            stubs[name].pop("found", None)
+    for name, shown in _example_results(case).items():
+        if name in names:
+            # the author's answer, with the day its reply states where it shows none
+            day = _state_day(case, case.defs.tools[name], statuses.get(name), says.get(name))
+            keep = isinstance(shown, dict) and not any(is_day_input(k) for k in shown)
+            said = says.get(name)
+            stubs[name] = {**shown, **day} if keep and said and said.day else shown
     return stubs
+
+
+def _state_day(
+    case: _Case,
+    tool: AnychatTool,
+    status: tuple[list[str], str] | None,
+    said: ExampleSays | None,
+) -> dict[str, str]:
+    """The day a status tool says it returns ("with the day it is or will be ready"): the
+    day the replayed example's reply states, else the clock's day for a record already in
+    that state and an open day two days on for one that is not, so the agent has the day
+    the Playbook has it tell."""
+    match = RETURNS_DAY.search(tool.description or "")
+    if match is None:
+        return {}
+    state = match.group("state").lower()
+    now = clock_now(project_clock(case.defs))
+    if said is not None and said.day is not None:
+        day = said.day
+    elif status is not None and state in status[1].lower():
+        day = now.date()
+    else:
+        day = on_open_day(case.defs, now + timedelta(days=2)).date()
+    return {f"{state}Date": day_label(day)}
+
+
+def _status_value(case: _Case, tool: str, values: list[str], called: dict[str, Any]) -> str:
+    """The status a listing tool returns. Where a Playbook's body lets its action happen
+    only in one listed state ("Never arrange delivery of an order that is not ready"), a
+    case that expects the action finds the record in that state, and one that does not
+    (the person never asks for it) in another unless the case's own words name one: a
+    correct agent then cannot take the action, which the case rules out."""
+    named = _named_in(_context(case), values)
+    for playbook in case.defs.playbooks.values():
+        if tool not in playbook.tools:
+            continue
+        facts = playbook_facts(playbook, case.defs)
+        if facts.gate not in values:
+            continue
+        if facts.roles.action in called:
+            return str(facts.gate)
+        return named or next(v for v in values if v != facts.gate)
+    return named or values[0]
+
+
+def _asked(case: _Case, tool: str, reached: list[Any]) -> set[str]:
+    """People fields that a Playbook of the conversation calling `tool` asks the person for
+    ("ask for their pick-up address if you do not have it"): the person tells them."""
+    found = set(case.pf.asked)
+    for playbook in [case.pb, *reached]:
+        if tool not in playbook.tools:
+            continue
+        found |= set(playbook_facts(playbook, case.defs).asked)
+        for sentence in re.split(r"(?<=[.!?])\s+", " ".join(playbook.body.split())):
+            if ASKS_FOR.search(sentence) and LACKS_IT.search(sentence):
+                found |= set(_WORD.findall(sentence.lower()))
+    return found
+
+
+def _as_shown(
+    case: _Case, tool: str, result: dict[str, Any], fields: dict[str, str], asked: set[str]
+) -> dict[str, Any]:
+    """A lookup's answer in the shape a Playbook example shows for it (its `result` with the
+    most keys): the records a later tool takes ("orders" with their "ticket_number") and the
+    stored fields a later tool needs ("address"), so a correct agent has them. The name on it
+    is the case's person's; a field the case's Playbook asks the person for is left out (the
+    person tells it) unless the Outreach that opened the case sent it; an Outreach's value
+    for a record field (`ticketNumber`) is the record's. A person not on record, a lookup
+    no example shows and one the replayed example calls itself (its own `result` wins)
+    keep `result`."""
+    if tool in _example_tools(case) or not _known(case):
+        return result
+    shown = [
+        (_listed(t["result"]), p.id == case.pb.id, len(t["result"]), -n, t["result"])
+        for n, p in enumerate(case.defs.playbooks[k] for k in sorted(case.defs.playbooks))
+        for e in p.examples
+        for t in e.turns
+        if t.get("tool") == tool and isinstance(t.get("result"), dict)
+    ]
+    if not shown:
+        return result
+    # one that lists records (a later tool takes them) first, then the case's own
+    # Playbook's, then the fullest
+    template = max(shown, key=lambda item: item[:4])[4]
+    who = _who(case)
+    start = (case.facts.get("start") or {}).get("outreach") or {}
+    sent = dict(start.get("inputs") or {})
+    out: dict[str, Any] = {}
+    for key, value in template.items():
+        if key in sent and not isinstance(value, (list, dict)):
+            # what an Outreach sent the person ("… from {address}") is what is on file
+            value = sent[key]
+        elif key in asked:
+            continue
+        elif key in who:
+            value = who[key]
+        elif key in who.get("customFields", {}):
+            value = who["customFields"][key]
+        elif isinstance(value, list):
+            value = [_with_fields(v, fields) if isinstance(v, dict) else v for v in value]
+        out[key] = value
+    if "found" in out:
+        out["found"] = True
+    return {**result, **out}
+
+
+def _record_keys(stubs: dict[str, Any]) -> set[str]:
+    """The fields of the records the stubs list (`ticket_number` of `orders`)."""
+    return {
+        k
+        for stub in stubs.values()
+        if isinstance(stub, dict)
+        for v in stub.values()
+        if isinstance(v, list)
+        for record in v
+        if isinstance(record, dict)
+        for k in record
+    }
+
+
+def _listed(shown: dict[str, Any]) -> int:
+    """How many non-empty lists of records an answer holds."""
+    return sum(1 for v in shown.values() if isinstance(v, list) and v)
+
+
+def _with_fields(record: dict[str, Any], fields: dict[str, str]) -> dict[str, Any]:
+    """`record` with the value of each field named the same in other words (`ticketNumber`
+    for `ticket_number`)."""
+    out = dict(record)
+    for key, value in fields.items():
+        same = next((k for k in out if _split(k) == _split(key)), None)
+        if same is not None:
+            out[same] = value
+    return out
+
+
+def _split(name: str) -> tuple[str, ...]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ")
+    return tuple(spaced.lower().split())
 
 
 def _told_after(case: _Case, action: str, says: dict[str, ExampleSays]) -> dict[str, str]:
