@@ -2,7 +2,8 @@
 an opener names one thing of the activation's list, a default playbook without a hint is
 asked a question its body answers, a guardrail's push names one item of the rule's list (or
 someone else's record), `replyCount` allows the messages the definitions allow per turn, and
-an example that opens with a platform event starts in its own playbook."""
+an example that opens with a platform event starts in its own playbook, and the people and
+the clock are where the business says it is."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._anychat import draft_anychat
 from agentflows.drafting.offline._anychat_script import guardrail_line, request_line
 from agentflows.planning._anychat import plan_anychat
+from agentflows.planning.anychat_clock import project_clock
 from evalcore.definitions import Playbook, Project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.validation import check_data
@@ -32,7 +34,7 @@ tools:
 FRONT = """\
 name: Front counter
 body: |
-  You answer questions about Inkwell Print, 9 Mill Lane.
+  You answer questions about Inkwell Print, 9 Mill Lane{where}.
   Open Tuesday to Saturday 9:00-18:00; closed Sunday and Monday.
   Business cards are $20 per hundred.
   Answer from what is written here in one or two short messages.
@@ -58,7 +60,7 @@ examples:
 
 
 def _project(
-    root: Path, *, personality: str = "Brief.", guardrails: tuple[str, ...] = ()
+    root: Path, *, personality: str = "Brief.", guardrails: tuple[str, ...] = (), where: str = ""
 ) -> Project:
     rules = "".join(f"    - {g}\n" for g in guardrails) or "    - Never guess.\n"
     (root / "anychat.yml").write_text(
@@ -68,7 +70,7 @@ def _project(
     )
     (root / "tools.yml").write_text(TOOLS)
     (root / "playbooks").mkdir()
-    (root / "playbooks" / "front.yml").write_text(FRONT)
+    (root / "playbooks" / "front.yml").write_text(FRONT.replace("{where}", where))
     (root / "playbooks" / "print_order.yml").write_text(PRINT)
     return load_project(root)
 
@@ -132,6 +134,24 @@ def test_an_example_opening_with_a_platform_event_starts_in_its_playbook(tmp_pat
     project = _project(tmp_path)
     replay = next(d for c, d in _cases(project, "print_order").items() if "example" in c)
     assert replay["scenario"]["start"] == {"resume": {"activePlaybook": "print_order"}}
+
+
+def test_people_and_clock_are_where_the_business_says_it_is(tmp_path: Path) -> None:
+    project = _project(_fresh(tmp_path / "a"), where=", Seattle")
+    assert project_clock(project.anychat)["timezone"] == "America/Los_Angeles"
+    inbound = _cases(project, "front")["inbound"]
+    assert inbound["scenario"]["persona"]["preset"]["fields"]["phone"].startswith("+1206")
+    # a city name several places share counts only with its state or a ZIP code
+    shared = _project(_fresh(tmp_path / "b"), where=", Portland")
+    assert project_clock(shared.anychat)["timezone"] == "America/New_York"
+    zipped = _project(_fresh(tmp_path / "c"), where=", Portland 04101")
+    assert project_clock(zipped.anychat)["timezone"] == "America/New_York"
+    phone = _cases(zipped, "front")["inbound"]["scenario"]["persona"]["preset"]["fields"]["phone"]
+    assert phone.startswith("+1207")
+    nowhere = _project(_fresh(tmp_path / "d"))
+    assert _cases(nowhere, "front")["inbound"]["scenario"]["persona"]["preset"]["fields"][
+        "phone"
+    ].startswith("+1617")
 
 
 def _fresh(root: Path) -> Path:
