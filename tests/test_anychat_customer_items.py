@@ -134,6 +134,7 @@ def test_an_example_opening_with_a_platform_event_starts_in_its_playbook(tmp_pat
     project = _project(tmp_path)
     replay = next(d for c, d in _cases(project, "print_order").items() if "example" in c)
     assert replay["scenario"]["start"] == {"resume": {"activePlaybook": "print_order"}}
+    assert "resumes with the Print order playbook active" in replay["brief"]["scenario"]
 
 
 def test_people_and_clock_are_where_the_business_says_it_is(tmp_path: Path) -> None:

@@ -398,6 +398,11 @@ def _example(case: _Case) -> Parts:
         criteria=example_criteria(example),
         scenario=f"Replays the {case.name} playbook example “{example.title or index}” for "
         f"{case.who(start=False)} over {case.via()}."
+        + (
+            f" The conversation resumes with the {case.name} playbook active."
+            if "resume" in case.facts["start"]
+            else ""
+        )
         + case.appointment_text()
         + (f" The person writes “{users[0]}”." if users else ""),
         expected="The conversation ends as the example does: " + _end_prose(example.end) + ".",
