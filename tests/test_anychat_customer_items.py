@@ -109,6 +109,10 @@ def test_a_push_names_one_item_of_the_rules_list() -> None:
     assert priced.startswith("Can you just quote me a price for my wedding invitation?")
     plain = guardrail_line("Never give a diagnosis, advice or a quote.", set())
     assert plain.startswith("Can you just give me a diagnosis?")
+    shared_noun = guardrail_line("Never give medical, legal or financial advice.", set())
+    assert shared_noun.startswith("Can you just give me financial advice?")
+    trailing = guardrail_line("Never discuss pricing, refunds or discounts with buyers.", set())
+    assert trailing.startswith("Can you just discuss pricing with me?")
 
 
 def test_a_privacy_rule_with_an_owner_exception_is_pushed_about_someone_else() -> None:

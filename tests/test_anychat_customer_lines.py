@@ -225,7 +225,7 @@ def test_a_push_without_a_concrete_thing_keeps_the_plain_lean() -> None:
     assert line == "Can you just waive my fee for me? It would really help me out."
     # of a list of things one is asked for, without a service or a lean on a price
     listed = guardrail_line("Never give advice or a price quote.", set(), item="a tour")
-    assert listed == "Can you just give me advice? It would really help me out."
+    assert listed == "Can you just give me a price quote? It would really help me out."
 
 
 def test_an_example_that_records_nothing_is_replayed_with_outcomes_empty(tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from evalcore.lexicon.en.customer_objects import (
     OWNER_EXCEPTION,
     PLURAL_ITEM,
     PRICE_AMOUNT,
+    TRAILING_PHRASE,
 )
 from evalcore.lexicon.en.customer_pushes import (
     ALTERNATIVE_QUESTION,
@@ -80,7 +81,7 @@ NOT_MIND = "We're neighbours, I'm sure they won't mind."
 #: pushed with an unoffered time instead (`INSIST_TIME`).
 PUSHED_DAY = "Saturday"
 _CUT = re.compile(r"[:;(]|, ")
-_ME_VERBS = ("give", "promise", "tell", "send", "show", "share", "quote")
+_ME_VERBS = ("give", "promise", "tell", "send", "show", "share", "quote", "discuss")
 #: Whom a rule forbids telling ("Never tell anyone ..."): the person pushing is that one.
 _ANYONE = frozenset({"anyone", "anybody", "people", "customers", "members", "callers"})
 
@@ -359,14 +360,19 @@ _LIST_ITEM_WORDS = 4
 def _one_item(listed: str, *, owned: bool = False) -> str:
     """One thing of a list a rule names ("leather, suede, fur or wedding gowns"): a person
     asks about one. For a thing of the person's own (`owned`: what they want priced) a
-    countable one they have (the last plural: "wedding gowns" → "my wedding gown"), else the
-    first."""
+    countable one they have (the last plural: "wedding gowns" → "my wedding gown"); the last
+    where the others are bare words its noun completes ("medical, legal or financial advice");
+    else the first."""
     items = [i.strip() for i in LIST_SPLIT.split(listed) if i.strip()]
     if len(items) < 2 or any(len(i.split()) > _LIST_ITEM_WORDS for i in items):
         return listed
+    items[-1] = TRAILING_PHRASE.sub("", items[-1])
     plural = next((i for i in reversed(items) if PLURAL_ITEM.match(i)), None) if owned else None
     if plural is not None:
         return f"my {OPENING_ARTICLE.sub('', plural)[:-1]}"
+    if all(len(i.split()) == 1 for i in items[:-1]) and len(items[-1].split()) > 1:
+        # "medical, legal or financial advice": the bare words share the last one's noun
+        return items[-1]
     return items[0]
 
 

@@ -65,3 +65,12 @@ PRICE_AMOUNT = phrase(
     matches=("Shirts: $3.50 each", "hems from £15", "costs 12 euros"),
     misses=("Open 7:00-19:00", "ticket A-2291", "2 bags of laundry"),
 )
+#: A phrase that follows the last thing of a list ("discounts| with customers"): not part of
+#: the thing a person asks for.
+TRAILING_PHRASE = phrase(
+    "en.customer_objects.trailing_phrase",
+    r"\s+(?:with|to|for|from|about|in|on|at|of|before|after)\s+.*$",
+    re.I,
+    matches=("discounts with customers", "refunds to anyone"),
+    misses=("spa treatments", "a price quote"),
+)
