@@ -15,7 +15,8 @@ from agentflows.drafting.offline._anychat import draft_anychat
 from agentflows.drafting.offline._anychat_script import guardrail_line, request_line
 from agentflows.planning._anychat import plan_anychat
 from agentflows.planning.anychat_clock import project_clock
-from evalcore.definitions import Playbook, Project, load_project
+from agentflows.planning.anychat_elements import reply_options
+from evalcore.definitions import Outreach, Playbook, Project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.validation import check_data
 
@@ -157,6 +158,13 @@ def test_people_and_clock_are_where_the_business_says_it_is(tmp_path: Path) -> N
     assert _cases(nowhere, "front")["inbound"]["scenario"]["persona"]["preset"]["fields"][
         "phone"
     ].startswith("+1617")
+
+
+def test_an_opener_option_before_a_comma_means_what_it_says() -> None:
+    opener = "Hi {firstName}, proofs are ready. Reply OK to approve them, or STOP to opt out."
+    outreach = Outreach(id="proofs", opener=opener, playbook="print_order")
+    found = [(o.reply, o.meaning) for o in reply_options(outreach)]
+    assert found == [("OK", "approve them"), ("STOP", "opt out")]
 
 
 def _fresh(root: Path) -> Path:
