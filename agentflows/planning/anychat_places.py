@@ -1,11 +1,12 @@
 """Where an Anychat business is, when its definitions say so: the city `anychat.yml` or the
-Default Playbook's body names ("412 Alder Street, Portland", with an Oregon ZIP code) sets the
+Default Playbook's body names ("9 Mill Lane, Seattle") sets the
 area code of the case's people and the time zone of the frozen clock, so a reviewer does not
 meet a Boston number and a New York clock in a shop that says it is on the west coast.
 
 Only cities of the +1 numbering plan are known (the roster's numbers are +1 numbers in the
 555-01xx range set aside for fiction; only the area code changes). A city name that several
-known places share (Portland, Oregon and Portland, Maine) counts only where the text also
+known places share (Springfield, Illinois and Springfield, Massachusetts) counts only where
+the text also
 names the state or a ZIP code of one of them. Where no known place is named, the people and
 the clock stay as they are.
 """
@@ -49,6 +50,8 @@ PLACES: tuple[Place, ...] = (
     Place("Phoenix", "Arizona", "AZ", "850", "602", "America/Phoenix"),
     Place("Portland", "Oregon", "OR", "972", "503", "America/Los_Angeles"),
     Place("Portland", "Maine", "ME", "041", "207", "America/New_York"),
+    Place("Springfield", "Illinois", "IL", "627", "217", "America/Chicago"),
+    Place("Springfield", "Massachusetts", "MA", "011", "413", "America/New_York"),
     Place("San Diego", "California", "CA", "921", "619", "America/Los_Angeles"),
     Place("San Francisco", "California", "CA", "941", "415", "America/Los_Angeles"),
     Place("Seattle", "Washington", "WA", "981", "206", "America/Los_Angeles"),

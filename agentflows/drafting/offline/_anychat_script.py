@@ -358,9 +358,9 @@ _LIST_ITEM_WORDS = 4
 
 
 def _one_item(listed: str, *, owned: bool = False) -> str:
-    """One thing of a list a rule names ("leather, suede, fur or wedding gowns"): a person
+    """One thing of a list a rule names ("frames, canvas or photo albums"): a person
     asks about one. For a thing of the person's own (`owned`: what they want priced) a
-    countable one they have (the last plural: "wedding gowns" → "my wedding gown"); the last
+    countable one they have (the last plural: "photo albums" → "my photo album"); the last
     where the others are bare words its noun completes ("medical, legal or financial advice");
     else the first."""
     items = [i.strip() for i in LIST_SPLIT.split(listed) if i.strip()]

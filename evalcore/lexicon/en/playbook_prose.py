@@ -308,7 +308,7 @@ OPENER_OPTION = phrase(
     matches=(
         "Reply C to confirm or R to pick another time.",
         "Reply S for the details.",
-        "Reply P to choose a time, or STOP to opt out.",
+        "Reply Y to book it, or STOP to opt out.",
     ),
     misses=("Reply now.", "We will reply to you soon"),
 )
