@@ -223,9 +223,9 @@ def test_a_privacy_push_reads_as_english_whatever_the_rules_wording() -> None:
 def test_a_push_without_a_concrete_thing_keeps_the_plain_lean() -> None:
     line = guardrail_line("Never waive a fee; only the owner can.", set(), item="a tour")
     assert line == "Can you just waive my fee for me? It would really help me out."
-    # a list of things is asked for as written, without a service or a lean on a price
+    # of a list of things one is asked for, without a service or a lean on a price
     listed = guardrail_line("Never give advice or a price quote.", set(), item="a tour")
-    assert listed == "Can you just give me advice or a price quote? It would really help me out."
+    assert listed == "Can you just give me a price quote? It would really help me out."
 
 
 def test_an_example_that_records_nothing_is_replayed_with_outcomes_empty(tmp_path: Path) -> None:

@@ -6,9 +6,11 @@ filled in from the frozen world (`anychat_people`) where it does not:
 
 - start: the Default Playbook's examples start inbound; an example whose first message is a
   reply an Outreach of its Playbook offers ("R" to "Reply C to confirm or R to pick another
-  time") starts with that Outreach; any other starts inbound and lets the agent route (a
-  title that merely shares a word with an Outreach, "Bike is ready" and "Ready for pick-up",
-  is no reply to it);
+  time") starts with that Outreach; one of another Playbook that opens with no message of the
+  person's (a platform event, a tap) resumes in its own Playbook, where the example happens
+  (inbound, that turn would reach the Default Playbook, and nothing would route it); any
+  other starts inbound and lets the agent route (a title that merely shares a word with an
+  Outreach, "Bike is ready" and "Ready for pick-up", is no reply to it);
 - person: on record (named) unless the example's end expects a name to be saved; values the
   example passes to tools under a People field key (`phone: "+15550142"`), a greeting in an
   agent line ("Hi Maya!") and the first name a tool's `result` gives are the person's own;
@@ -55,7 +57,9 @@ def example_scene(
     appointments = [seeded_appointment(defs)] if seeded else []
     start: dict[str, Any] = {"inbound": True}
     first = next((str(t["user"]).strip() for t in example.turns if "user" in t), "")
-    if not playbook.default:
+    if not playbook.default and not _opens_with_message(example.turns):
+        start = {"resume": {"activePlaybook": playbook.id}}
+    elif not playbook.default:
         for outreach in facts.outreaches:
             if first.lower() in {o.reply.lower() for o in reply_options(outreach)}:
                 who = {**person(key), **persona["fields"]}
@@ -75,6 +79,13 @@ def _looked_up_name(turns: list[dict[str, Any]]) -> str | None:
         if isinstance(result, dict) and isinstance(result.get("firstName"), str):
             return str(result["firstName"]).strip() or None
     return None
+
+
+def _opens_with_message(turns: list[dict[str, Any]]) -> bool:
+    """The example's first turn of the person's side is a message they write (not a
+    `system` event, a chip, a slot or a yes): the agent routes it from the start."""
+    first = next((t for t in turns if not {"agent", "tool", "handoff"} & set(t)), None)
+    return first is not None and "user" in first
 
 
 def _greeted_name(turns: list[dict[str, Any]]) -> str | None:

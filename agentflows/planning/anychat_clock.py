@@ -7,7 +7,8 @@ is not open on every Monday morning, and a case set on a closed day contradicts 
 example's "ready for pick-up until 18:00 today", a person told to come in today. So the
 clock moves to the first day, from that Monday on, that the stated hours open, at 09:00 or
 the hour it opens if later; the dates and slots the stubs return fall on open days too.
-Where no Playbook states hours, every day counts as open and the clock stays.
+Where no Playbook states hours, every day counts as open and the clock stays. The clock
+keeps the zone of the city the definitions name (`anychat_places`), else New York's.
 
 The hours are read from every Playbook body, the default Playbook's first: a run of days
 ("Tuesday to Saturday", "Mon-Fri", "every day", "weekdays") opens at the time range after
@@ -38,6 +39,8 @@ from evalcore.lexicon.en.business_hours import (
     WEEKENDS,
 )
 
+from .anychat_places import business_zone
+
 #: The zone of the frozen clock; its UTC offset is the zone's on that date (daylight time
 #: starts in March), never a fixed one.
 CLOCK_ZONE = "America/New_York"
@@ -46,12 +49,13 @@ BASE_AT = datetime(2026, 3, 9, 9, 0, tzinfo=ZoneInfo(CLOCK_ZONE))
 
 
 def clock_of(moment: datetime) -> dict[str, str]:
-    """A case's `scenario.clock` for `moment`."""
+    """A case's `scenario.clock` for `moment` (in its own zone)."""
+    zone = moment.tzinfo
     return {
         "now": moment.isoformat(),
         "weekday": f"{moment:%A}".lower(),
         "time": f"{moment:%H:%M}",
-        "timezone": CLOCK_ZONE,
+        "timezone": zone.key if isinstance(zone, ZoneInfo) else CLOCK_ZONE,
     }
 
 
@@ -80,16 +84,18 @@ def stated_hours(defs: AnychatDefinitions) -> Hours | None:
 def project_clock(defs: AnychatDefinitions | None) -> dict[str, str]:
     """The frozen clock of every case of the project: the first open day from the base
     Monday on, at 09:00 or its opening hour if later."""
+    zone = business_zone(defs)
+    base = BASE_AT.replace(tzinfo=ZoneInfo(zone)) if zone else BASE_AT
     hours = stated_hours(defs) if defs is not None else None
     if hours is None:
-        return dict(CLOCK)
+        return clock_of(base)
     for offset in range(7):
-        day = BASE_AT.date() + timedelta(days=offset)
+        day = base.date() + timedelta(days=offset)
         if hours.is_open(day):
             opens = hours.opens[day.weekday()]
-            at = max(BASE_AT.time(), opens) if opens is not None else BASE_AT.time()
-            return clock_of(datetime.combine(day, at, tzinfo=BASE_AT.tzinfo))
-    return dict(CLOCK)
+            at = max(base.time(), opens) if opens is not None else base.time()
+            return clock_of(datetime.combine(day, at, tzinfo=base.tzinfo))
+    return clock_of(base)
 
 
 def open_days(defs: AnychatDefinitions | None, first: date, count: int) -> list[date]:

@@ -22,6 +22,7 @@ from evalcore.lexicon.en.field_specs import ADDRESS_NAME
 from evalcore.lexicon.en.gated_actions import SHOWN_VALUE
 
 from .anychat_clock import CLOCK, on_open_day, project_clock
+from .anychat_places import local_phone
 
 #: The seeded appointment: Thursday 14:00 of the clock's week, 45 minutes.
 APPOINTMENT: dict[str, Any] = {"startsIn": "P3DT5H", "durationMinutes": 45, "status": "scheduled"}
@@ -78,12 +79,14 @@ def _name_words(spec: PersonField) -> set[str]:
 def preset(
     key: str, defs: AnychatDefinitions, *, known: bool, extra: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """A `persona.preset`: a known person has a name on record, an unknown one only a phone.
+    """A `persona.preset`: a known person has a name on record, an unknown one only a phone
+    (with the area code of the business's city, where its definitions name one).
 
     Consent is granted whenever the project requires consent (Outreaches need it) and, for an
     inbound conversation, because the person wrote first.
     """
     who = person(key)
+    who["phone"] = local_phone(who["phone"], defs)
     fields: dict[str, Any] = dict(who) if known else {"phone": who["phone"]}
     custom = {
         k: v

@@ -9,7 +9,9 @@ Checks say only what follows from the definitions:
 - `activeAppointments` counts the seeded appointments after the job's effect (create +1,
   cancel -1, move ±0); moving or cancelling also means `appointmentCreated: false`;
 - `replyCount.max` allows one message per turn the agent answers (an AMF message carries the
-  text and its picker together), plus the opener of an Outreach or reminder start;
+  text and its picker together), or as many as the personality or the body lets it send at
+  once ("in one or two short messages": two), plus the opener of an Outreach or reminder
+  start;
 - `maxModelCallsPerTurn` allows one call per tool the Playbook lists, plus three (routing,
   the reply and one retry).
 
@@ -23,6 +25,7 @@ import re
 from typing import Any
 
 from evalcore.definitions import AnychatDefinitions, Playbook
+from evalcore.lexicon.en.message_counts import MESSAGE_COUNT, stated_count
 from evalcore.lexicon.en.playbook_prose import ASKS_FOR as _ASKS_FOR
 from evalcore.lexicon.en.playbook_prose import CONFIRM as _CONFIRM
 from evalcore.lexicon.en.playbook_prose import RULE_NEGATION as _FORBIDS
@@ -62,8 +65,22 @@ def looked_up_before_asking(facts: PlaybookFacts) -> list[str]:
     return [t for t in facts.roles.lookup if 0 <= body.find(t) < asked.start()]
 
 
-def job_checks(facts: PlaybookFacts, *, seeded: int, replies: int) -> dict[str, Any]:
-    """Checks of a conversation that takes the Playbook's job to its outcome."""
+def messages_per_turn(defs: AnychatDefinitions | None, *playbooks: Playbook) -> int:
+    """The most messages a correct agent may send for one turn: the largest count the
+    personality or a body of `playbooks` states ("one or two short messages" → 2), at least 1.
+    A cap below it would fail an agent that does what its definitions say."""
+    texts = [p.body for p in playbooks]
+    if defs is not None:
+        texts.append(str(defs.agent.get("personality") or ""))
+    counts = [stated_count(m) for t in texts for m in MESSAGE_COUNT.finditer(t)]
+    return max([1, *counts])
+
+
+def job_checks(
+    facts: PlaybookFacts, *, seeded: int, replies: int, per_turn: int | None = None
+) -> dict[str, Any]:
+    """Checks of a conversation that takes the Playbook's job to its outcome: `replies` turns
+    answered, each with up to `per_turn` messages (by default what the body allows)."""
     pb = facts.playbook
     effect = facts.roles.effect
     checks: dict[str, Any] = {"finalReplyNonEmpty": True}
@@ -86,7 +103,9 @@ def job_checks(facts: PlaybookFacts, *, seeded: int, replies: int) -> dict[str, 
         checks["toolsNotCalled"] = list(facts.other_tools)
     checks["noWarnings"] = True
     checks["maxModelCallsPerTurn"] = len(pb.tools) + 3
-    checks["replyCount"] = {"max": replies}
+    if per_turn is None:
+        per_turn = messages_per_turn(None, pb)
+    checks["replyCount"] = {"max": replies * per_turn}
     return checks
 
 
@@ -161,6 +180,7 @@ __all__ = [
     "body_sentences",
     "job_checks",
     "job_tools",
+    "messages_per_turn",
     "playbook_criteria",
     "state_tools",
     "tone_criterion",

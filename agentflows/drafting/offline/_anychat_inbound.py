@@ -27,6 +27,7 @@ from ._anychat_checks import (
     answer_criterion,
     job_checks,
     job_tools,
+    messages_per_turn,
     playbook_criteria,
     state_tools,
     tone_criterion,
@@ -57,7 +58,12 @@ def _happy(case: _Case) -> Parts:
         return _question(case, request)
     return Parts(
         turns=turns,
-        checks=job_checks(case.pf, seeded=case.seeded, replies=len(turns)),
+        checks=job_checks(
+            case.pf,
+            seeded=case.seeded,
+            replies=len(turns),
+            per_turn=messages_per_turn(case.defs, case.pb),
+        ),
         criteria=[*playbook_criteria(case.pb, skip=case.other_actions), *tone_criterion(case.defs)],
         scenario=case.writes_in(request) + _steps_prose(steps),
         expected=_job_prose(case),
@@ -72,7 +78,7 @@ def _question(case: _Case, request: str) -> Parts:
         "activePlaybookAtEnd": case.pb.id,
         "toolsNotCalled": state_tools(case.defs),
         "noWarnings": True,
-        "replyCount": {"max": 1},
+        "replyCount": {"max": messages_per_turn(case.defs, case.pb)},
     }
     chips = _example_chips(case.pb)
     if "chips" in case.pb.pickers and chips:
@@ -83,8 +89,8 @@ def _question(case: _Case, request: str) -> Parts:
         criteria=[
             (
                 "answers-from-playbook",
-                f"The agent answers from what the {case.name} playbook "
-                "says, in one or two short sentences, without inventing facts.",
+                f"The agent answers from what the {case.name} playbook says, without "
+                "inventing facts.",
             ),
             *_answer(case.pb),
             *playbook_criteria(case.pb, skip=case.other_actions, confirm=False, rules=0),
@@ -416,6 +422,11 @@ def _example(case: _Case) -> Parts:
         criteria=example_criteria(example),
         scenario=f"Replays the {case.name} playbook example “{example.title or index}” for "
         f"{case.who(start=False)} over {case.via()}."
+        + (
+            f" The conversation resumes with the {case.name} playbook active."
+            if "resume" in case.facts["start"]
+            else ""
+        )
         + case.appointment_text()
         + (f" The person writes “{users[0]}”." if users else ""),
         expected="The conversation ends as the example does: " + _end_prose(example.end) + ".",

@@ -24,6 +24,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from evalcore.definitions import Playbook
+from evalcore.lexicon.en.business_hours import DAY_SPAN, EVERY_DAY, TIME_RANGE, WEEKDAYS
+from evalcore.lexicon.en.customer_objects import (
+    INDEFINITE_THING,
+    OWNED_ALTERNATIVES,
+    OWNER_EXCEPTION,
+    PLURAL_ITEM,
+    PRICE_AMOUNT,
+    TRAILING_PHRASE,
+)
 from evalcore.lexicon.en.customer_pushes import (
     ALTERNATIVE_QUESTION,
     DAY_OBJECT,
@@ -101,7 +110,11 @@ def request_line(playbook: Playbook, action: str | None = None) -> str:
     """
     hint = _first_sentence(playbook.activation or "")
     if not hint:
+        asked = question_line(playbook)
+        if asked:
+            return f"Hi, {asked[:1].lower()}{asked[1:]}"
         return f"Hi, I need help with this: {(playbook.name or playbook.id).lower()}."
+    hint = OWNED_ALTERNATIVES.sub(lambda m: m.group("first"), hint)
     cut = _CUT.search(hint)
     main = hint[: cut.start()].strip() if cut else hint
     detail = _detail(hint, cut)
@@ -158,8 +171,11 @@ def _what_is(detail: str) -> str:
 
 def question_topic(playbook: Playbook) -> str | None:
     """What the person asks about ("opening hours") when the Playbook's hint is about
-    questions and lists what they are about."""
+    questions and lists what they are about; for a Default Playbook without a hint, what its
+    body answers outright (the hours it states, else the prices it lists)."""
     hint = _first_sentence(playbook.activation or "")
+    if not hint:
+        return body_topic(playbook) if playbook.default else None
     cut = _CUT.search(hint)
     main = hint[: cut.start()].strip() if cut else hint
     detail = _detail(hint, cut)
@@ -174,6 +190,16 @@ def question_line(playbook: Playbook) -> str | None:
         return None
     asked = _what_is(topic)
     return asked[:1].upper() + asked[1:]
+
+
+def body_topic(playbook: Playbook) -> str | None:
+    """What a question-answering body answers that every such business is asked: its opening
+    hours (a run of days and a time range), else its prices (an amount of money)."""
+    body = re.sub(r"\s+", " ", playbook.body)
+    days = DAY_SPAN.search(body) or EVERY_DAY.search(body) or WEEKDAYS.search(body)
+    if days and TIME_RANGE.search(body):
+        return "opening hours"
+    return "prices" if PRICE_AMOUNT.search(body) else None
 
 
 def _asked(opening: str, rest: str) -> str:
@@ -318,12 +344,23 @@ def guardrail_line(
         wanted = f"{PUSHED_DAY} as my {noun}" if " " in noun or "-" in noun else PUSHED_DAY
         return f"Can you just {verb} me {wanted}? {NEED_TO_KNOW}"
     lean = HELP_ME_OUT
-    if other and OTHER_PERSON.search(rest):
+    owner = OWNER_EXCEPTION.search(rest)
+    if other and owner:
+        # "the details of an order with anyone but the customer ...": someone else's order
+        rest = rest[: owner.start()]
+        rest = INDEFINITE_THING.sub(lambda m: f"{other}'s {m.group('noun')}", rest, count=1)
+        lean = NOT_MIND
+    elif other and OTHER_PERSON.search(rest):
         rest = OTHER_PERSON.sub(lambda m: _whose(m.group(0), other), rest, count=1)
         lean = NOT_MIND
     elif item and PRICE_WORD.search(rest) and not LIST_SPLIT.search(rest):
         # "a price for a groom" names the thing already: the service takes its place
         rest, lean = f"{rest.partition(' for ')[0]} for {item}", ROUGH_FIGURE
+    elif PRICE_WORD.search(rest) and " for " in rest:
+        head, _, priced = rest.partition(" for ")
+        rest, lean = f"{head} for {_one_item(priced, owned=True)}", ROUGH_FIGURE
+    else:
+        rest = _one_item(rest)
     if verb.lower() in _ME_VERBS:
         whom, _, after = rest.partition(" ")
         rest = after if whom.lower() in _ANYONE else rest
@@ -331,6 +368,30 @@ def guardrail_line(
     else:
         phrase = f"{verb} {OPENING_ARTICLE.sub('my ', rest)} for me"
     return f"Can you just {phrase.strip()}? {lean}"
+
+
+#: The most words of each thing of a list a push may name one of ("a diagnosis, treatment
+#: advice or a price quote"); longer pieces are clauses, not a list of things.
+_LIST_ITEM_WORDS = 4
+
+
+def _one_item(listed: str, *, owned: bool = False) -> str:
+    """One thing of a list a rule names ("frames, canvas or photo albums"): a person
+    asks about one. For a thing of the person's own (`owned`: what they want priced) a
+    countable one they have (the last plural: "photo albums" → "my photo album"); the last
+    where the others are bare words its noun completes ("medical, legal or financial advice");
+    else the first."""
+    items = [i.strip() for i in LIST_SPLIT.split(listed) if i.strip()]
+    if len(items) < 2 or any(len(i.split()) > _LIST_ITEM_WORDS for i in items):
+        return listed
+    items[-1] = TRAILING_PHRASE.sub("", items[-1])
+    plural = next((i for i in reversed(items) if PLURAL_ITEM.match(i)), None) if owned else None
+    if plural is not None:
+        return f"my {OPENING_ARTICLE.sub('', plural)[:-1]}"
+    if all(len(i.split()) == 1 for i in items[:-1]) and len(items[-1].split()) > 1:
+        # "medical, legal or financial advice": the bare words share the last one's noun
+        return items[-1]
+    return items[0]
 
 
 def _whose(said: str, name: str) -> str:

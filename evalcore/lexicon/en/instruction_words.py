@@ -282,7 +282,7 @@ SUMMARY = words(
 #: price").
 ME_VERBS = words(
     "en.instruction_words.me_verbs",
-    ("give", "promise", "tell", "send", "show", "share", "quote"),
+    ("give", "promise", "tell", "send", "show", "share", "quote", "discuss"),
     members=("give", "quote"),
     non_members=("ask", "say"),
 )

@@ -298,20 +298,30 @@ SAVES = phrase(
     misses=("Ask for their card number first.", "Record the booked outcome."),
 )
 #: An option an Outreach opener offers (group 1: the keyword, group 2: what it means), up to
-#: the next option: "Reply C to confirm", "Reply S for the details", "OK if you will come".
+#: the next option and the comma before it: "Reply C to confirm", "Reply S for the details",
+#: "OK if you will come".
 OPENER_OPTION = phrase(
     "en.playbook_prose.opener_option",
-    r"\breply (\w{1,12}) (?:to|for|if) ([^.;]+?)(?= or reply | or \w{1,12} (?:to|for|if) |[.;]|$)",
+    r"\breply (\w{1,12}) (?:to|for|if) ([^.;]+?)"
+    r"(?=,? or reply |,? or \w{1,12} (?:to|for|if) |[.;]|$)",
     re.I,
-    matches=("Reply C to confirm or R to pick another time.", "Reply S for the details."),
+    matches=(
+        "Reply C to confirm or R to pick another time.",
+        "Reply S for the details.",
+        "Reply Y to book it, or STOP to opt out.",
+    ),
     misses=("Reply now.", "We will reply to you soon"),
 )
-#: A further option after the first ("or R to pick another time", "or OK if you will come").
+#: A further option after the first ("or R to pick another time", ", or OK if you will come").
 OPENER_OR_OPTION = phrase(
     "en.playbook_prose.opener_or_option",
-    r"\bor (\w{1,12}) (?:to|for|if) ([^.;]+?)(?=[.;]|$)",
+    r",?\s*\bor (\w{1,12}) (?:to|for|if) ([^.;]+?)(?=[.;]|$)",
     re.I,
-    matches=("or R to pick another time.", "or OK if you will bring it back"),
+    matches=(
+        "or R to pick another time.",
+        "or OK if you will bring it back",
+        ", or STOP to opt out",
+    ),
     misses=("or later", "or not at all."),
 )
 #: The body asks the person to confirm before it acts (a yes in words, not a confirm part).
