@@ -235,9 +235,12 @@ def _hands_over(checks: dict[str, Any], data: dict[str, Any]) -> bool:
 
 
 def _one_bubble_per_turn(checks: dict[str, Any], data: dict[str, Any]) -> bool:
-    """`replyCount.max` allows one message per turn the agent answers (plus an opener)."""
+    """`replyCount.max` allows one message per turn the agent answers (plus an opener);
+    turns after an opt-out are not answered at all."""
     start = (data.get("scenario") or {}).get("start") or {}
-    answered = sum(1 for t in data["turns"] if not (isinstance(t, dict) and "system" in t))
+    turns = data["turns"]
+    stop = next((i for i, t in enumerate(turns) if t == {"system": "optOut"}), len(turns))
+    answered = sum(1 for t in turns[:stop] if not (isinstance(t, dict) and "system" in t))
     answered += 1 if start.get("outreach") or start.get("reminder") else 0
     return (checks.get("replyCount") or {}).get("max", answered + 1) <= answered
 

@@ -9,6 +9,7 @@ from ._anychat_case import Parts, Turn, _Case, _job_prose, _lower_first, _steps_
 from ._anychat_checks import (
     job_checks,
     looked_up_before_asking,
+    messages_per_turn,
     playbook_criteria,
     state_tools,
     tone_criterion,
@@ -32,7 +33,12 @@ def _outreach(case: _Case) -> Parts:
     label = outreach.name or outreach.id
     return Parts(
         turns=turns,
-        checks=job_checks(case.pf, seeded=case.seeded, replies=len(turns) + 1),
+        checks=job_checks(
+            case.pf,
+            seeded=case.seeded,
+            replies=len(turns) + 1,
+            per_turn=messages_per_turn(case.defs, case.pb),
+        ),
         criteria=[
             (
                 "answers-the-outreach",
@@ -98,7 +104,12 @@ def _reminder(case: _Case) -> Parts:
     turns: list[Turn] = [reply, *[s.turn for s in steps]]
     return Parts(
         turns=turns,
-        checks=job_checks(case.pf, seeded=case.seeded, replies=len(turns) + 1),
+        checks=job_checks(
+            case.pf,
+            seeded=case.seeded,
+            replies=len(turns) + 1,
+            per_turn=messages_per_turn(case.defs, case.pb),
+        ),
         criteria=[
             (
                 "understands-reminder-reply",
@@ -135,7 +146,12 @@ def _resume(case: _Case) -> Parts:
     if told and steps:
         turns = [f"{CARRY_ON.partition('. ')[0]}. {steps[0].text}", *[s.turn for s in steps[1:]]]
     checks = (
-        job_checks(case.pf, seeded=case.seeded, replies=len(turns))
+        job_checks(
+            case.pf,
+            seeded=case.seeded,
+            replies=len(turns),
+            per_turn=messages_per_turn(case.defs, case.pb),
+        )
         if case.pf.has_job
         else {"finalReplyNonEmpty": True, "activePlaybookAtEnd": case.pb.id, "noWarnings": True}
     )
@@ -199,7 +215,8 @@ def _opt_out(case: _Case) -> Parts:
     # The agent answers (or opens with the Outreach) before the opt-out, then sends nothing:
     # at least that many messages, so an agent that never spoke does not pass either. A typed
     # keyword may get one short confirmation (the platform's event gets none).
-    checks["replyCount"] = {"min": replies, "max": replies + (1 if typed else 0)}
+    per_turn = messages_per_turn(case.defs, case.pb)
+    checks["replyCount"] = {"min": replies, "max": replies * per_turn + (1 if typed else 0)}
     if not typed:
         checks["noReplyTo"] = ["optOut"]
     if outreach_id is None:
