@@ -144,7 +144,7 @@ def test_a_typed_stop_the_opener_offers_is_an_opt_out(tmp_path: Path) -> None:
     checks = case["expect"]["checks"]
     assert checks["outcomes"] == ["opted_out"]
     assert "book_visit" in checks["toolsNotCalled"]
-    assert checks["replyCount"] == {"min": 1, "max": 2}
+    assert checks["replyCount"] == {"max": 2}  # the opener and one short confirmation
     assert "opt-out" in case["tags"]
     assert "finalReplyNonEmpty" not in checks
 

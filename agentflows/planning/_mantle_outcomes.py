@@ -4,11 +4,12 @@ branch."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from evalcore.agents.reference import optional_fields
-from evalcore.definitions import Project
+from evalcore.definitions import MemoryField, Project
 from evalcore.definitions.conditions import condition_keys
 from evalcore.definitions.skill_model import (
     branch_target,
@@ -444,7 +445,7 @@ class OutcomeBehaviors(ThresholdBehaviors):
         use = self.model.tool(tool)
         for key in use.arguments.values() if use is not None else ():
             field = self.defs.memory_field(key)
-            if field is not None and field.type == "text" and names_an_id(field.name):
+            if field is not None and field.type == "text" and _holds_an_id(field):
                 return None
         return (
             f"{tool}'s failure case needs the failing test account, which no case can carry "
@@ -550,3 +551,14 @@ class OutcomeBehaviors(ThresholdBehaviors):
 
 
 __all__ = ["OutcomeBehaviors"]
+
+
+#: A run of four digits: what makes a user's answer carry the failing account
+#: (`drafting.offline._mantle_seeds.answer_account`).
+_DIGIT_RUN = re.compile(r"\d{4}")
+
+
+def _holds_an_id(field: MemoryField) -> bool:
+    """The user's answer for `field` is an id of their own: the field is named as one
+    (`booking_ref`), or its description shows one with its digits (`SK482177`)."""
+    return names_an_id(field.name) or bool(_DIGIT_RUN.search(field.description or ""))

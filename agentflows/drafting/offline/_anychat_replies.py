@@ -212,11 +212,14 @@ def _opt_out(case: _Case) -> Parts:
     if case.seeded:
         checks["activeAppointments"] = case.seeded
     checks["toolsNotCalled"] = state_tools(case.defs)
-    # The agent answers (or opens with the Outreach) before the opt-out, then sends nothing:
-    # at least that many messages, so an agent that never spoke does not pass either. A typed
+    # The agent answers the request before the opt-out, then sends nothing: at least that
+    # many messages, so an agent that never spoke does not pass either (an Outreach's opener
+    # is left out of the minimum: a reader of the format cannot tell it is counted). A typed
     # keyword may get one short confirmation (the platform's event gets none).
     per_turn = messages_per_turn(case.defs, case.pb)
-    checks["replyCount"] = {"min": replies, "max": replies * per_turn + (1 if typed else 0)}
+    checks["replyCount"] = {"max": replies * per_turn + (1 if typed else 0)}
+    if outreach_id is None:
+        checks["replyCount"] = {"min": replies, **checks["replyCount"]}
     if not typed:
         checks["noReplyTo"] = ["optOut"]
     if outreach_id is None:
