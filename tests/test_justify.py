@@ -388,3 +388,22 @@ def test_a_trigger_the_gate_requires_is_fixed_by_the_call_the_case_asserts(
     assert _one(project, refused).kind == "instructed"
     listed = {"memory_was_set": [{"name": "order.order_id"}]}
     assert _one(project, listed).kind == "conditional"  # nothing shows the call happened
+
+
+def test_a_criterion_naming_a_response_restates_what_utters_it(shop: Any) -> None:
+    """A criterion that names one of the project's responses ("confirms with
+    utter_order_placed") is backed by the element that utters it, as the assertion would be;
+    one naming a response no skill says stays unbacked."""
+    activated = {"skill_activated": {"skill_id": "order"}}
+    case = _case(
+        [activated],
+        [
+            "The agent confirms the order with utter_order_placed once it is placed.",
+            "The agent reads out utter_never_used.",
+        ],
+    )
+    judged = get_dialect("mantle").justify(case, shop)
+    criteria = {j.path: j.justification for j in judged if j.top and "criteria" in j.path}
+    placed = criteria["/scenario/goals/criteria/0"]
+    assert placed is not None and "on_success" in placed.element
+    assert criteria["/scenario/goals/criteria/1"] is None

@@ -1561,6 +1561,14 @@ class MantleJustifier:
             gate = gate or self._criterion_detour(text, data, runs)
             if gate is not None:
                 return gate
+        # a criterion that names a response of the project ("answers with the payslip
+        # instructions (utter_payslip_uk)") restates the element that utters it
+        for name in dict.fromkeys(re.findall(r"\w+", text)):
+            if self.defs.response(name) is None:
+                continue
+            said = self._utter("bot_uttered", {"utter_name": name}, case)
+            if said is not None:
+                return said
         entry = self._entry_named(text, runs) if by_entry else None
         own = {w for w in words(text) if w not in _NOISE and w != "agent"}
         if len(own) < 2:
