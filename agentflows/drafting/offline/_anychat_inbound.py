@@ -34,9 +34,11 @@ from ._anychat_checks import (
 )
 from ._anychat_example import example_checks, example_criteria, replay_turns
 from ._anychat_script import (
+    GO_AHEAD,
     INSIST_TIME,
     OFF_TOPIC,
     bare,
+    done_when,
     guardrail_line,
     hint_detail,
     job_steps,
@@ -44,6 +46,8 @@ from ._anychat_script import (
     question_line,
     question_topic,
     request_line,
+    taking,
+    wanting,
 )
 
 #: Words of an example's opening line that make it a request of its own (not "RENEW").
@@ -120,14 +124,20 @@ def _simulate(case: _Case) -> Parts:
     knows = [knows_line(case.defs.person_fields[k].label or k, v) for k, v in collect.items()]
     # each answer once, on its own: the scripted turn joins the told answers into one message
     told = case.told_lines()
-    knows = list(dict.fromkeys([*knows, *told, *(s.text for s in steps[1 if told else 0 :])]))
+    # facts, not lines: a scripted yes ("Yes, that's right, please go ahead.") is the goal's
+    # to give, and the simulated person says it in their own words
+    offered = case.pf.offered if case.pf.asks_confirm and case.pf.roles.action else None
+    yeses = {GO_AHEAD, *([taking(offered)] if offered else [])}
+    later = [s.text for s in steps[1 if told else 0 :] if s.text not in yeses]
+    knows = list(dict.fromkeys([*knows, *told, *later]))
     outcome = case.pf.outcome
     simulate = {
-        "goal": "Get your request done: answer the agent's questions with what you know and "
-        "accept the first option it offers.",
+        "goal": _simulated_goal(offered),
         "persona": case.direction.persona or DEFAULT_PERSONA,
         "knows": knows[:20],
-        "until": "The agent confirms your request is done, or says it cannot do it.",
+        "until": done_when(offered)
+        if offered
+        else "The agent confirms your request is done, or says it cannot do it.",
         "maxTurns": SIMULATE_MAX_TURNS,
     }
     checks = job_checks(case.pf, seeded=case.seeded, replies=1 + SIMULATE_MAX_TURNS)
@@ -153,6 +163,21 @@ def _simulate(case: _Case) -> Parts:
         f"{outcome}, revealing only what they know.",
         expected=_job_prose(case)
         + (f" It saves the person's {labels} to their record." if collect else ""),
+    )
+
+
+def _simulated_goal(offered: str | None) -> str:
+    """What the simulated person is after. Where the body offers the action as one choice
+    ("pick it up any time, or I can deliver it this evening") the person wants that one: told
+    to take the first option, they would take the other and the case's checks fail."""
+    if offered:
+        return (
+            f"Get your request done, and you want {wanting(offered)}: say so when the agent "
+            "offers it and answer its questions with what you know."
+        )
+    return (
+        "Get your request done: answer the agent's questions with what you know and "
+        "accept the first option it offers."
     )
 
 

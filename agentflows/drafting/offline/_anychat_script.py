@@ -314,8 +314,32 @@ def job_steps(facts: PlaybookFacts, told: list[str] | None = None) -> list[Step]
         yes = f"Yes, please {verb} it."
         steps.append(Step({"confirm": True, "fallback": yes}, yes))
     elif facts.asks_confirm and roles.action:
-        steps.append(Step(GO_AHEAD, GO_AHEAD))
+        # an offer the person may take or leave ("pick it up, or I can deliver it") is
+        # answered by naming the choice: a bare yes leaves the agent to guess which one
+        yes = taking(facts.offered) if facts.offered else GO_AHEAD
+        steps.append(Step(yes, yes))
     return steps
+
+
+def taking(offered: str) -> str:
+    """The person's yes to the option the body offers ("evening delivery" → "Yes please,
+    I'd like the evening delivery."; "to ship it" → "Yes please, ship it.")."""
+    if offered.startswith("to "):
+        return f"Yes please, {offered[3:]}."
+    return f"Yes please, I'd like the {offered}."
+
+
+def wanting(offered: str) -> str:
+    """The offer as what a simulated person wants ("the evening delivery", "the agent to
+    ship it")."""
+    return f"the agent {offered}" if offered.startswith("to ") else f"the {offered}"
+
+
+def done_when(offered: str) -> str:
+    """When a simulated person who took the offer stops."""
+    if offered.startswith("to "):
+        return f"The agent confirms it will {offered[3:]}, or says it cannot."
+    return f"The agent confirms the {offered}, or says it cannot arrange it."
 
 
 def guardrail_line(
@@ -456,6 +480,7 @@ __all__ = [
     "Step",
     "ask_line",
     "bare",
+    "done_when",
     "first_person",
     "follow_up",
     "guardrail_line",
@@ -467,4 +492,6 @@ __all__ = [
     "question_topic",
     "request_line",
     "still_waiting",
+    "taking",
+    "wanting",
 ]
