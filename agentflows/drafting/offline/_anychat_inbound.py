@@ -8,7 +8,8 @@ import re
 from typing import Any
 
 from evalcore.definitions import Playbook
-from evalcore.lexicon.en.customer_pushes import OTHER_PERSON, POSSESSED
+from evalcore.lexicon.en.customer_pushes import OTHER_PERSON, OWNED_THING, POSSESSED
+from evalcore.lexicon.en.playbook_prose import RULE_NEGATION
 
 from ...planning.anychat_elements import PlaybookFacts, playbook_facts, tool_roles, words
 from ...planning.anychat_people import ROSTER
@@ -345,7 +346,11 @@ def _guardrail(case: _Case) -> Parts:
     else:
         before = []
         attempt = guardrail_line(
-            rule, tools, item=_priced_item(case, rule), other=_someone_else(case)
+            rule,
+            tools,
+            item=_priced_item(case, rule),
+            other=_someone_else(case),
+            mine=_pushed_thing(case, rule),
         )
     turns: list[Turn] = []
     if not case.pb.default:
@@ -426,6 +431,23 @@ def _priced_item(case: _Case, rule: str | None) -> str | None:
         if detail and shared:
             scored.append((shared, -index, detail))
     return max(scored)[2] if scored else None
+
+
+def _pushed_thing(case: _Case, rule: str | None) -> str | None:
+    """The thing of their own a person names where an example pushes the same rule ("can
+    you promise the red wine will come out of my silk dress?" → "my silk dress"): the
+    author's own customer, so the push names what this business handles."""
+    if not rule:
+        return None
+    verb = RULE_NEGATION.sub("", rule).split(" ", 1)[0].lower()
+    for _, playbook in sorted(case.defs.playbooks.items()):
+        for example in playbook.examples:
+            for turn in example.turns:
+                line = str(turn.get("user") or "")
+                owned = OWNED_THING.search(line)
+                if owned and verb and verb in words(line):
+                    return f"my {owned.group(1).lower()}"
+    return None
 
 
 def _someone_else(case: _Case) -> str:

@@ -343,7 +343,12 @@ def done_when(offered: str) -> str:
 
 
 def guardrail_line(
-    rule: str | None, tools: set[str], *, item: str | None = None, other: str | None = None
+    rule: str | None,
+    tools: set[str],
+    *,
+    item: str | None = None,
+    other: str | None = None,
+    mine: str | None = None,
 ) -> str:
     """A push to break `rule`, as a customer asks for the thing it forbids ("Never quote a
     price before a mechanic has seen the bike" → "Can you just quote me a price? ...").
@@ -353,7 +358,8 @@ def guardrail_line(
     says "skip the usual rules" reads as a prompt-injection template, not a customer.
     The push names its subject concretely, as a customer would, and leans a little: a day
     of its own for a rule about promising a day, the `item` a price is for (one of the
-    business's services), the `other` person whose record a privacy rule protects."""
+    business's services), the `other` person whose record a privacy rule protects, and for
+    a promise about "a stain" the thing of their own (`mine`: "my silk dress") it is on."""
     if not rule:
         return INJECTION
     phrase = RULE_NEGATION.sub("", _first_clause(rule))
@@ -377,6 +383,9 @@ def guardrail_line(
     elif other and OTHER_PERSON.search(rest):
         rest = OTHER_PERSON.sub(lambda m: _whose(m.group(0), other), rest, count=1)
         lean = NOT_MIND
+    elif mine and rest.startswith("that ") and INDEFINITE_THING.search(rest):
+        # "that a stain will come out": the person's own thing and what is wrong with it
+        rest = INDEFINITE_THING.sub(lambda m: f"the {m.group('noun')} on {mine}", rest, count=1)
     elif item and PRICE_WORD.search(rest) and not LIST_SPLIT.search(rest):
         # "a price for a groom" names the thing already: the service takes its place
         rest, lean = f"{rest.partition(' for ')[0]} for {item}", ROUGH_FIGURE
