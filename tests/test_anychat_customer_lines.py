@@ -256,6 +256,34 @@ def test_a_promise_push_names_the_thing_an_example_pushes_it_with(tmp_path: Path
     ]
 
 
+def test_an_answer_only_example_resumes_in_its_playbook_and_a_new_person_is_not_on_record(
+    tmp_path: Path,
+) -> None:
+    """An example that only answers (no tool, no hand-off, nothing recorded) yet ends in its
+    Playbook starts there, with that Playbook's lookup stubbed: inbound, the desk may answer
+    it itself. An example whose lookup finds nobody is not for someone "on record"."""
+    _project(tmp_path, [PRICE])
+    hire = (tmp_path / "playbooks" / "hire.yml").read_text() + (
+        "examples:\n  - title: Asks whether kayaks tip over\n    turns:\n"
+        "      - user: Do your kayaks tip over easily?\n"
+        "      - agent: They are very stable. Want me to find you a launch time?\n"
+        "    end: {activePlaybook: hire, outcomes: []}\n"
+        "  - title: First-time renter\n    turns:\n"
+        "      - user: I'd like to hire a boat for a river run\n"
+        "      - tool: find_renter\n        result: {found: false}\n"
+        "      - agent: Welcome! What kind of boat would you like?\n"
+        "    end: {activePlaybook: hire}\n"
+    )
+    (tmp_path / "playbooks" / "hire.yml").write_text(hire)
+    drafted = _cases(load_project(tmp_path), "hire")
+    answer = drafted["example_0"]["scenario"]
+    assert answer["start"] == {"resume": {"activePlaybook": "hire"}}
+    assert "find_renter" in answer["stubs"]
+    new = drafted["example_1"]
+    assert new["scenario"]["start"] == {"inbound": True}
+    assert "who is not on record yet" in new["brief"]["scenario"]
+
+
 def test_an_example_that_records_nothing_is_replayed_with_outcomes_empty(tmp_path: Path) -> None:
     """An example whose `end` says `outcomes: []` (the agent declines, nothing is hired) is
     replayed with that check: it is the author's expectation, and without it the replay of a

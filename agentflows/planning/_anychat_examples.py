@@ -8,7 +8,8 @@ filled in from the frozen world (`anychat_people`) where it does not:
   reply an Outreach of its Playbook offers ("R" to "Reply C to confirm or R to pick another
   time") starts with that Outreach; one of another Playbook that opens with no message of the
   person's (a platform event, a tap) resumes in its own Playbook, where the example happens
-  (inbound, that turn would reach the Default Playbook, and nothing would route it); any
+  (inbound, that turn would reach the Default Playbook, and nothing would route it), and so
+  does one that only answers (no tool, no hand-off, no outcome, ending in its Playbook); any
   other starts inbound and lets the agent route (a title that merely shares a word with an
   Outreach, "Bike is ready" and "Ready for pick-up", is no reply to it);
 - person: on record (named) unless the example's end expects a name to be saved; values the
@@ -57,7 +58,9 @@ def example_scene(
     appointments = [seeded_appointment(defs)] if seeded else []
     start: dict[str, Any] = {"inbound": True}
     first = next((str(t["user"]).strip() for t in example.turns if "user" in t), "")
-    if not playbook.default and not _opens_with_message(example.turns):
+    if not playbook.default and (
+        not _opens_with_message(example.turns) or _answers_only(example.turns, end, playbook.id)
+    ):
         start = {"resume": {"activePlaybook": playbook.id}}
     elif not playbook.default:
         for outreach in facts.outreaches:
@@ -69,6 +72,16 @@ def example_scene(
                 start = {"outreach": {"outreachId": outreach.id, "inputs": inputs}}
                 break
     return {"start": start, "persona": persona, "appointments": appointments}
+
+
+def _answers_only(turns: list[dict[str, Any]], end: dict[str, Any], playbook: str) -> bool:
+    """The example calls no tool, hands off nowhere and records nothing, yet ends in its own
+    Playbook: an answer to a question ("can you promise it will come out?") that, written
+    inbound, the Default Playbook may answer itself without routing, so only a conversation
+    already in this Playbook ends where the example says."""
+    if any({"tool", "handoff"} & set(t) for t in turns):
+        return False
+    return end.get("outcomes") == [] and end.get("activePlaybook") == playbook
 
 
 def _looked_up_name(turns: list[dict[str, Any]]) -> str | None:
