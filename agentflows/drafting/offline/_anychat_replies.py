@@ -30,6 +30,12 @@ def _outreach(case: _Case) -> Parts:
     outreach = case.defs.outreaches[case.facts["outreach"]]
     steps = job_steps(case.pf, case.told_lines())
     reply = case.facts.get("reply") or bare(request_line(case.pb, case.pf.roles.action))
+    if case.facts.get("reply") and case.pf.asked_kinds and not case.facts.get("told") and steps:
+        # the kind of job the body asks first goes with the keyword: the opener may already
+        # name it (a coat offer), and an agent that skips the question would get the answer
+        # unasked, in a turn of its own (a detail only the person has, a card number, is
+        # asked for by every correct agent and keeps its turn)
+        reply, steps = f"{reply}. {steps[0].text}", steps[1:]
     turns: list[Turn] = [reply, *[s.turn for s in steps]]
     label = outreach.name or outreach.id
     checks = job_checks(
