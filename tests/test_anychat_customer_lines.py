@@ -261,7 +261,7 @@ def test_an_answer_only_example_resumes_in_its_playbook_and_a_new_person_is_not_
 ) -> None:
     """An example that only answers (no tool, no hand-off, nothing recorded) yet ends in its
     Playbook starts there, with that Playbook's lookup stubbed: inbound, the desk may answer
-    it itself. An example whose lookup finds nobody is not for someone "on record"."""
+    it itself. An example whose lookup finds nobody is for someone with no name on record."""
     _project(tmp_path, [PRICE])
     hire = (tmp_path / "playbooks" / "hire.yml").read_text() + (
         "examples:\n  - title: Asks whether kayaks tip over\n    turns:\n"
@@ -281,7 +281,8 @@ def test_an_answer_only_example_resumes_in_its_playbook_and_a_new_person_is_not_
     assert "find_renter" in answer["stubs"]
     new = drafted["example_1"]
     assert new["scenario"]["start"] == {"inbound": True}
-    assert "who is not on record yet" in new["brief"]["scenario"]
+    assert "someone not on record yet" in new["brief"]["scenario"]
+    assert "fullName" not in new["scenario"]["persona"]["preset"]["fields"]
 
 
 def test_an_example_that_records_nothing_is_replayed_with_outcomes_empty(tmp_path: Path) -> None:

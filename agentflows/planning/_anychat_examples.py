@@ -12,7 +12,8 @@ filled in from the frozen world (`anychat_people`) where it does not:
   does one that only answers (no tool, no hand-off, no outcome, ending in its Playbook); any
   other starts inbound and lets the agent route (a title that merely shares a word with an
   Outreach, "Bike is ready" and "Ready for pick-up", is no reply to it);
-- person: on record (named) unless the example's end expects a name to be saved; values the
+- person: on record (named) unless the example's end expects a name to be saved or its lookup
+  finds nobody (`found: false`); values the
   example passes to tools under a People field key (`phone: "+15550142"`), a greeting in an
   agent line ("Hi Maya!") and the first name a tool's `result` gives are the person's own;
 - appointment: one scheduled appointment when the Playbook's job works on an existing one or
@@ -40,7 +41,9 @@ def example_scene(
     example = playbook.examples[index]
     key = f"{playbook.id}:example_{index}"
     end = example.end
-    known = not (_NAME_FIELDS & set(end.get("personFields") or {}))
+    known = not (_NAME_FIELDS & set(end.get("personFields") or {})) and not _not_found(
+        example.turns
+    )
     extra: dict[str, Any] = {}
     for turn in example.turns:
         args = turn.get("args")
@@ -72,6 +75,15 @@ def example_scene(
                 start = {"outreach": {"outreachId": outreach.id, "inputs": inputs}}
                 break
     return {"start": start, "persona": persona, "appointments": appointments}
+
+
+def _not_found(turns: list[dict[str, Any]]) -> bool:
+    """A tool turn's `result` says the person is not found (`found: false`): the example is
+    about someone the business does not know yet, so the replay's person has no name on
+    record for the agent to greet them by."""
+    return any(
+        isinstance(t.get("result"), dict) and t["result"].get("found") is False for t in turns
+    )
 
 
 def _answers_only(turns: list[dict[str, Any]], end: dict[str, Any], playbook: str) -> bool:

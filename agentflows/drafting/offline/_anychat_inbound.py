@@ -458,18 +458,6 @@ def _someone_else(case: _Case) -> str:
     return names[(index + 1) % len(names)]
 
 
-def _example_who(case: _Case, turns: list[dict[str, Any]]) -> str:
-    """Who the replay is for: an example whose lookup does not find the person (`found:
-    false`) is about someone the business does not know yet, whatever name the persona has."""
-    missed = any(
-        isinstance(t.get("result"), dict) and t["result"].get("found") is False for t in turns
-    )
-    name = case.fields.get("fullName")
-    if missed and name:
-        return f"{name}, who is not on record yet,"
-    return case.who(start=False)
-
-
 def _example(case: _Case) -> Parts:
     index = case.facts["example"]
     example = case.pb.examples[index]
@@ -480,7 +468,7 @@ def _example(case: _Case) -> Parts:
         checks=example_checks(example),
         criteria=example_criteria(example),
         scenario=f"Replays the {case.name} playbook example “{example.title or index}” for "
-        f"{_example_who(case, example.turns)} over {case.via()}."
+        f"{case.who(start=False)} over {case.via()}."
         + (
             f" The conversation resumes with the {case.name} playbook active."
             if "resume" in case.facts["start"]
