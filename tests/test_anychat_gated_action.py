@@ -346,6 +346,8 @@ def test_a_simulated_person_wants_the_offered_choice_and_knows_facts_only(
     assert "the agent to ship it" in simulate["goal"]
     assert "first option" not in simulate["goal"]
     assert "it will ship it" in simulate["until"]
+    brief = cases(project, "jobs")["simulated"]["brief"]["scenario"]
+    assert "towards status_given and watch_shipped" in brief
     assert not any("go ahead" in k or k.startswith("Yes") for k in simulate.get("knows", []))
 
 

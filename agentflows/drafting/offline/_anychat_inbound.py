@@ -161,7 +161,9 @@ def _simulate(case: _Case) -> Parts:
         checks=checks,
         criteria=criteria,
         scenario=case.writes_in(request) + " From there a simulated person carries on towards "
-        f"{outcome}, revealing only what they know.",
+        f"{' and '.join(checks.get('outcomes') or [outcome])}"
+        + (f", wanting the {offered}" if offered and not offered.startswith("to ") else "")
+        + ", revealing only what they know.",
         expected=_job_prose(case)
         + (f" It saves the person's {labels} to their record." if collect else ""),
     )
