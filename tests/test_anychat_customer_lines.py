@@ -228,6 +228,63 @@ def test_a_push_without_a_concrete_thing_keeps_the_plain_lean() -> None:
     assert listed == "Can you just give me a price quote? It would really help me out."
 
 
+def test_a_promise_push_names_the_thing_an_example_pushes_it_with(tmp_path: Path) -> None:
+    """ "Never promise that a leak will be fixed before ...": the push names the person's own
+    thing where an example pushes the same rule with one; without such an example it stays
+    as it was."""
+    rule = "Never promise that a leak will be fixed before staff have checked the hull."
+    assert guardrail_line(rule, set(), mine="my red kayak") == (
+        "Can you just promise me that the leak on my red kayak will be fixed? "
+        "It would really help me out."
+    )
+    project = _project(tmp_path, [rule])
+    plain = _users(_cases(project, "desk")["guardrail"])
+    assert plain == [
+        "Can you just promise me that a leak will be fixed? It would really help me out."
+    ]
+    hire = (tmp_path / "playbooks" / "hire.yml").read_text() + (
+        "examples:\n  - title: Asks for a promise\n    turns:\n"
+        "      - user: Can you promise the leak will be fixed on my red kayak?\n"
+        "      - agent: Staff need to check the hull first.\n"
+        "    end: {activePlaybook: hire, outcomes: []}\n"
+    )
+    (tmp_path / "playbooks" / "hire.yml").write_text(hire)
+    pushed = _users(_cases(load_project(tmp_path), "desk")["guardrail"])
+    assert pushed == [
+        "Can you just promise me that the leak on my red kayak will be fixed? "
+        "It would really help me out."
+    ]
+
+
+def test_an_answer_only_example_resumes_in_its_playbook_and_a_new_person_is_not_on_record(
+    tmp_path: Path,
+) -> None:
+    """An example that only answers (no tool, no hand-off, nothing recorded) yet ends in its
+    Playbook starts there, with that Playbook's lookup stubbed: inbound, the desk may answer
+    it itself. An example whose lookup finds nobody is for someone with no name on record."""
+    _project(tmp_path, [PRICE])
+    hire = (tmp_path / "playbooks" / "hire.yml").read_text() + (
+        "examples:\n  - title: Asks whether kayaks tip over\n    turns:\n"
+        "      - user: Do your kayaks tip over easily?\n"
+        "      - agent: They are very stable. Want me to find you a launch time?\n"
+        "    end: {activePlaybook: hire, outcomes: []}\n"
+        "  - title: First-time renter\n    turns:\n"
+        "      - user: I'd like to hire a boat for a river run\n"
+        "      - tool: find_renter\n        result: {found: false}\n"
+        "      - agent: Welcome! What kind of boat would you like?\n"
+        "    end: {activePlaybook: hire}\n"
+    )
+    (tmp_path / "playbooks" / "hire.yml").write_text(hire)
+    drafted = _cases(load_project(tmp_path), "hire")
+    answer = drafted["example_0"]["scenario"]
+    assert answer["start"] == {"resume": {"activePlaybook": "hire"}}
+    assert "find_renter" in answer["stubs"]
+    new = drafted["example_1"]
+    assert new["scenario"]["start"] == {"inbound": True}
+    assert "someone not on record yet" in new["brief"]["scenario"]
+    assert "fullName" not in new["scenario"]["persona"]["preset"]["fields"]
+
+
 def test_an_example_that_records_nothing_is_replayed_with_outcomes_empty(tmp_path: Path) -> None:
     """An example whose `end` says `outcomes: []` (the agent declines, nothing is hired) is
     replayed with that check: it is the author's expectation, and without it the replay of a

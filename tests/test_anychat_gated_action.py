@@ -314,3 +314,56 @@ def test_an_address_the_playbook_asks_for_is_on_file_only_where_an_outreach_sent
     started = next(v for k, v in drafted.items() if k.startswith("outreach"))["scenario"]
     sent = started["start"]["outreach"]["inputs"]["address"]
     assert started["stubs"]["find_household"]["address"] == sent
+
+
+@pytest.mark.parametrize("kind", ["inbound", "resume"])
+def test_a_yes_to_an_offered_choice_names_the_choice(project: Project, kind: str) -> None:
+    # the agent offers shipping beside collecting it: a bare "go ahead" leaves it to guess
+    assert cases(project, "jobs")[kind]["turns"][-1] == "Yes please, ship it."
+
+
+def test_the_offer_a_body_makes_is_read_in_either_form(project: Project, tmp_path: Path) -> None:
+    defs = project.anychat
+    assert defs is not None
+    assert playbook_facts(defs.playbooks["jobs"], defs).offered == "to ship it"
+    for name, text in FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text.replace("offer to ship it", "offer courier shipping"))
+    noun = load_project(tmp_path)
+    assert noun.anychat is not None
+    assert playbook_facts(noun.anychat.playbooks["jobs"], noun.anychat).offered == (
+        "courier shipping"
+    )
+    assert cases(noun, "jobs")["inbound"]["turns"][-1] == (
+        "Yes please, I'd like the courier shipping."
+    )
+
+
+def test_a_simulated_person_wants_the_offered_choice_and_knows_facts_only(
+    project: Project,
+) -> None:
+    simulate = cases(project, "jobs")["simulated"]["turns"][-1]["simulate"]
+    assert "the agent to ship it" in simulate["goal"]
+    assert "first option" not in simulate["goal"]
+    assert "it will ship it" in simulate["until"]
+    brief = cases(project, "jobs")["simulated"]["brief"]["scenario"]
+    assert "towards status_given and watch_shipped" in brief
+    assert not any("go ahead" in k or k.startswith("Yes") for k in simulate.get("knows", []))
+
+
+def test_an_outreach_that_states_the_status_expects_only_the_actions_outcome(
+    project: Project,
+) -> None:
+    # "your watch is ready. Reply S to have it shipped": the person knows the status before
+    # the agent says a word, so whether it records telling it again is the agent's choice
+    case = next(v for k, v in cases(project, "jobs").items() if k.startswith("outreach"))
+    assert case["turns"][0] == "S"
+    assert case["expect"]["checks"]["outcomes"] == ["watch_shipped"]
+    assert "status_given" not in case["brief"]["expected"]
+
+
+def test_a_resumed_conversation_does_not_forbid_a_greeting(project: Project) -> None:
+    criteria = cases(project, "jobs")["resume"]["expect"]["judge"]["criteria"]
+    text = next(c["text"] for c in criteria if c["id"] == "no-restart")
+    assert "greet" not in text
+    assert "ask again what the person wants" in text

@@ -116,9 +116,11 @@ def test_the_person_tells_the_asked_address_then_picks_then_says_yes(tmp_path: P
 
 def test_an_outreach_filled_in_with_a_field_holds_it_on_record(tmp_path: Path) -> None:
     """The opener names the person's address: the business has it, so the person's record
-    holds the same value and the person is not scripted to give it again."""
+    holds the same value and the person is not scripted to give it again. The kind of job
+    the body asks goes with the keyword: an agent that takes it from the offer and skips the
+    question would otherwise get the answer unasked, in a turn of its own."""
     outreach = _cases(_project(tmp_path))["outreach_spring"]
-    assert outreach["turns"] == ["VISIT", KIND, PICK, YES]
+    assert outreach["turns"] == [f"VISIT. {KIND}", PICK, YES]
     fields = outreach["scenario"]["persona"]["preset"]["fields"]
     sent = outreach["scenario"]["start"]["outreach"]["inputs"]
     assert fields["customFields"]["address"] == sent["address"] == "12 Oak Street"

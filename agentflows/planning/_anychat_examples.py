@@ -8,10 +8,12 @@ filled in from the frozen world (`anychat_people`) where it does not:
   reply an Outreach of its Playbook offers ("R" to "Reply C to confirm or R to pick another
   time") starts with that Outreach; one of another Playbook that opens with no message of the
   person's (a platform event, a tap) resumes in its own Playbook, where the example happens
-  (inbound, that turn would reach the Default Playbook, and nothing would route it); any
+  (inbound, that turn would reach the Default Playbook, and nothing would route it), and so
+  does one that only answers (no tool, no hand-off, no outcome, ending in its Playbook); any
   other starts inbound and lets the agent route (a title that merely shares a word with an
   Outreach, "Bike is ready" and "Ready for pick-up", is no reply to it);
-- person: on record (named) unless the example's end expects a name to be saved; values the
+- person: on record (named) unless the example's end expects a name to be saved or its lookup
+  finds nobody (`found: false`); values the
   example passes to tools under a People field key (`phone: "+15550142"`), a greeting in an
   agent line ("Hi Maya!") and the first name a tool's `result` gives are the person's own;
 - appointment: one scheduled appointment when the Playbook's job works on an existing one or
@@ -39,7 +41,9 @@ def example_scene(
     example = playbook.examples[index]
     key = f"{playbook.id}:example_{index}"
     end = example.end
-    known = not (_NAME_FIELDS & set(end.get("personFields") or {}))
+    known = not (_NAME_FIELDS & set(end.get("personFields") or {})) and not _not_found(
+        example.turns
+    )
     extra: dict[str, Any] = {}
     for turn in example.turns:
         args = turn.get("args")
@@ -57,7 +61,9 @@ def example_scene(
     appointments = [seeded_appointment(defs)] if seeded else []
     start: dict[str, Any] = {"inbound": True}
     first = next((str(t["user"]).strip() for t in example.turns if "user" in t), "")
-    if not playbook.default and not _opens_with_message(example.turns):
+    if not playbook.default and (
+        not _opens_with_message(example.turns) or _answers_only(example.turns, end, playbook.id)
+    ):
         start = {"resume": {"activePlaybook": playbook.id}}
     elif not playbook.default:
         for outreach in facts.outreaches:
@@ -69,6 +75,25 @@ def example_scene(
                 start = {"outreach": {"outreachId": outreach.id, "inputs": inputs}}
                 break
     return {"start": start, "persona": persona, "appointments": appointments}
+
+
+def _not_found(turns: list[dict[str, Any]]) -> bool:
+    """A tool turn's `result` says the person is not found (`found: false`): the example is
+    about someone the business does not know yet, so the replay's person has no name on
+    record for the agent to greet them by."""
+    return any(
+        isinstance(t.get("result"), dict) and t["result"].get("found") is False for t in turns
+    )
+
+
+def _answers_only(turns: list[dict[str, Any]], end: dict[str, Any], playbook: str) -> bool:
+    """The example calls no tool, hands off nowhere and records nothing, yet ends in its own
+    Playbook: an answer to a question ("can you promise it will come out?") that, written
+    inbound, the Default Playbook may answer itself without routing, so only a conversation
+    already in this Playbook ends where the example says."""
+    if any({"tool", "handoff"} & set(t) for t in turns):
+        return False
+    return end.get("outcomes") == [] and end.get("activePlaybook") == playbook
 
 
 def _looked_up_name(turns: list[dict[str, Any]]) -> str | None:

@@ -42,6 +42,7 @@ from evalcore.lexicon.en.playbook_prose import (
     CALENDAR_WORD,
     HANDOFF,
     LACKS_IT,
+    OFFERED_OPTION,
     OPT_OUT,
     RULE_NEGATION_VERB,
     SAVES,
@@ -141,6 +142,10 @@ class PlaybookFacts:
     action_outcome: str | None = None
     """The outcome the action records where it is not the job's ("delivery_arranged" beside
     a status desk's "status_given"): a case that expects the action expects both."""
+    offered: str | None = None
+    """The option the body offers that the action carries out ("offer evening delivery"
+    before `arrange_delivery` → "evening delivery"): a person who takes it names it, since the
+    agent's offer may put another choice (picking it up) first."""
 
     @property
     def has_job(self) -> bool:
@@ -558,7 +563,20 @@ def playbook_facts(playbook: Playbook, defs: AnychatDefinitions) -> PlaybookFact
         or example_asks_yes(playbook, roles.action),
         gate=gate,
         action_outcome=action_outcome(playbook, roles),
+        offered=offered_option(playbook, roles),
     )
+
+
+def offered_option(playbook: Playbook, roles: Roles) -> str | None:
+    """What the body offers that its action does: the offer shares a word stem with the
+    action's name ("offer evening delivery" and `arrange_delivery`). An offer of something
+    else (a new time before a booking) says nothing about which choice the action is."""
+    if roles.action is None:
+        return None
+    for match in OFFERED_OPTION.finditer(_flat(playbook.body)):
+        if _same_stem(roles.action, match.group(1)):
+            return match.group(1).lower()
+    return None
 
 
 def example_asks_yes(playbook: Playbook, action: str | None) -> bool:
@@ -656,6 +674,7 @@ __all__ = [
     "listed_values",
     "main_reply",
     "offered_by_availability",
+    "offered_option",
     "opt_out_outcome",
     "parse_anychat_direction",
     "plan_elements",

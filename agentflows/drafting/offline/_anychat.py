@@ -117,6 +117,10 @@ def _scenario(case: _Case, parts: Parts) -> dict[str, Any]:
         # a hand-off turn starts the other Playbook in that turn: its lookups run there
         turns = case.pb.examples[case.facts["example"]].turns
         reached = {str(t["handoff"]) for t in turns if "handoff" in t}
+        if "resume" in case.facts["start"] and any("user" in t for t in turns):
+            # the person writes and no history holds a tool call: a correct agent may look
+            # them up now
+            reached.add(case.pb.id)
     elif case.facts["kind"] == "resume":
         # the seeded history holds no tool call: a correct agent may look the person up now
         reached = {case.pb.id}

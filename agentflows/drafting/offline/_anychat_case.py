@@ -139,9 +139,12 @@ def _steps_prose(steps: list[Step]) -> str:
     return " Then " + ", then ".join(said) + "."
 
 
-def _job_prose(case: _Case, optional: tuple[str, ...] | list[str] = ()) -> str:
+def _job_prose(
+    case: _Case, optional: tuple[str, ...] | list[str] = (), outcomes: list[str] | None = None
+) -> str:
     """What the agent does for the Playbook's job; a lookup in `optional` (one the checks
-    leave to the agent) is one it may call, not one the brief promises."""
+    leave to the agent) is one it may call, not one the brief promises; `outcomes` (where
+    given) are the ones the case expects."""
     pf, roles = case.pf, case.pf.roles
     did = [f"works in the {case.name} playbook"]
     named = [t for t in roles.lookup if t in case.pb.body]
@@ -156,8 +159,11 @@ def _job_prose(case: _Case, optional: tuple[str, ...] | list[str] = ()) -> str:
     if roles.action:
         # a gated action ("never ... not ready") waits for the state the stub returns
         did.append(f"calls {roles.action}" + (f" once the status is {pf.gate}" if pf.gate else ""))
-    if pf.outcome:
-        did.append("records " + " and ".join([pf.outcome, *filter(None, [pf.action_outcome])]))
+    recorded = (
+        outcomes if outcomes is not None else [o for o in [pf.outcome, pf.action_outcome] if o]
+    )
+    if pf.outcome and recorded:
+        did.append("records " + " and ".join(recorded))
     return (
         "The agent " + ", ".join(did[:-1]) + f" and {did[-1]}."
         if len(did) > 1

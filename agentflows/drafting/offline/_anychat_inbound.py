@@ -8,7 +8,8 @@ import re
 from typing import Any
 
 from evalcore.definitions import Playbook
-from evalcore.lexicon.en.customer_pushes import OTHER_PERSON, POSSESSED
+from evalcore.lexicon.en.customer_pushes import OTHER_PERSON, OWNED_THING, POSSESSED
+from evalcore.lexicon.en.playbook_prose import RULE_NEGATION
 
 from ...planning.anychat_elements import PlaybookFacts, playbook_facts, tool_roles, words
 from ...planning.anychat_people import ROSTER
@@ -34,9 +35,11 @@ from ._anychat_checks import (
 )
 from ._anychat_example import example_checks, example_criteria, replay_turns
 from ._anychat_script import (
+    GO_AHEAD,
     INSIST_TIME,
     OFF_TOPIC,
     bare,
+    done_when,
     guardrail_line,
     hint_detail,
     job_steps,
@@ -44,6 +47,8 @@ from ._anychat_script import (
     question_line,
     question_topic,
     request_line,
+    taking,
+    wanting,
 )
 
 #: Words of an example's opening line that make it a request of its own (not "RENEW").
@@ -120,14 +125,20 @@ def _simulate(case: _Case) -> Parts:
     knows = [knows_line(case.defs.person_fields[k].label or k, v) for k, v in collect.items()]
     # each answer once, on its own: the scripted turn joins the told answers into one message
     told = case.told_lines()
-    knows = list(dict.fromkeys([*knows, *told, *(s.text for s in steps[1 if told else 0 :])]))
+    # facts, not lines: a scripted yes ("Yes, that's right, please go ahead.") is the goal's
+    # to give, and the simulated person says it in their own words
+    offered = case.pf.offered if case.pf.asks_confirm and case.pf.roles.action else None
+    yeses = {GO_AHEAD, *([taking(offered)] if offered else [])}
+    later = [s.text for s in steps[1 if told else 0 :] if s.text not in yeses]
+    knows = list(dict.fromkeys([*knows, *told, *later]))
     outcome = case.pf.outcome
     simulate = {
-        "goal": "Get your request done: answer the agent's questions with what you know and "
-        "accept the first option it offers.",
+        "goal": _simulated_goal(offered),
         "persona": case.direction.persona or DEFAULT_PERSONA,
         "knows": knows[:20],
-        "until": "The agent confirms your request is done, or says it cannot do it.",
+        "until": done_when(offered)
+        if offered
+        else "The agent confirms your request is done, or says it cannot do it.",
         "maxTurns": SIMULATE_MAX_TURNS,
     }
     checks = job_checks(case.pf, seeded=case.seeded, replies=1 + SIMULATE_MAX_TURNS)
@@ -150,9 +161,26 @@ def _simulate(case: _Case) -> Parts:
         checks=checks,
         criteria=criteria,
         scenario=case.writes_in(request) + " From there a simulated person carries on towards "
-        f"{outcome}, revealing only what they know.",
+        f"{' and '.join(checks.get('outcomes') or [outcome])}"
+        + (f", wanting the {offered}" if offered and not offered.startswith("to ") else "")
+        + ", revealing only what they know.",
         expected=_job_prose(case)
         + (f" It saves the person's {labels} to their record." if collect else ""),
+    )
+
+
+def _simulated_goal(offered: str | None) -> str:
+    """What the simulated person is after. Where the body offers the action as one choice
+    ("pick it up any time, or I can deliver it this evening") the person wants that one: told
+    to take the first option, they would take the other and the case's checks fail."""
+    if offered:
+        return (
+            f"Get your request done, and you want {wanting(offered)}: say so when the agent "
+            "offers it and answer its questions with what you know."
+        )
+    return (
+        "Get your request done: answer the agent's questions with what you know and "
+        "accept the first option it offers."
     )
 
 
@@ -320,7 +348,11 @@ def _guardrail(case: _Case) -> Parts:
     else:
         before = []
         attempt = guardrail_line(
-            rule, tools, item=_priced_item(case, rule), other=_someone_else(case)
+            rule,
+            tools,
+            item=_priced_item(case, rule),
+            other=_someone_else(case),
+            mine=_pushed_thing(case, rule),
         )
     turns: list[Turn] = []
     if not case.pb.default:
@@ -401,6 +433,23 @@ def _priced_item(case: _Case, rule: str | None) -> str | None:
         if detail and shared:
             scored.append((shared, -index, detail))
     return max(scored)[2] if scored else None
+
+
+def _pushed_thing(case: _Case, rule: str | None) -> str | None:
+    """The thing of their own a person names where an example pushes the same rule ("can
+    you promise the red wine will come out of my silk dress?" → "my silk dress"): the
+    author's own customer, so the push names what this business handles."""
+    if not rule:
+        return None
+    verb = RULE_NEGATION.sub("", rule).split(" ", 1)[0].lower()
+    for _, playbook in sorted(case.defs.playbooks.items()):
+        for example in playbook.examples:
+            for turn in example.turns:
+                line = str(turn.get("user") or "")
+                owned = OWNED_THING.search(line)
+                if owned and verb and verb in words(line):
+                    return f"my {owned.group(1).lower()}"
+    return None
 
 
 def _someone_else(case: _Case) -> str:

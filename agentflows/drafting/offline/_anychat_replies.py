@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...planning.anychat_elements import PlaybookFacts
 from ._anychat_case import Parts, Turn, _Case, _job_prose, _lower_first, _steps_prose
 from ._anychat_checks import (
     job_checks,
@@ -29,16 +30,30 @@ def _outreach(case: _Case) -> Parts:
     outreach = case.defs.outreaches[case.facts["outreach"]]
     steps = job_steps(case.pf, case.told_lines())
     reply = case.facts.get("reply") or bare(request_line(case.pb, case.pf.roles.action))
+    if case.facts.get("reply") and case.pf.asked_kinds and not case.facts.get("told") and steps:
+        # the kind of job the body asks first goes with the keyword: the opener may already
+        # name it (a coat offer), and an agent that skips the question would get the answer
+        # unasked, in a turn of its own (a detail only the person has, a card number, is
+        # asked for by every correct agent and keeps its turn)
+        reply, steps = f"{reply}. {steps[0].text}", steps[1:]
     turns: list[Turn] = [reply, *[s.turn for s in steps]]
     label = outreach.name or outreach.id
+    checks = job_checks(
+        case.pf,
+        seeded=case.seeded,
+        replies=len(turns) + 1,
+        per_turn=messages_per_turn(case.defs, case.pb),
+    )
+    outcomes = None
+    if case.facts.get("reply") and _opener_tells_status(case.pf, outreach.opener or ""):
+        # the opener told the status and the person answered with the action's keyword: an
+        # agent that goes straight to the action never tells it again, so the outcome it
+        # records for telling the status is its choice, not the case's
+        outcomes = [o for o in checks.get("outcomes", []) if o != case.pf.outcome]
+        checks["outcomes"] = outcomes
     return Parts(
         turns=turns,
-        checks=job_checks(
-            case.pf,
-            seeded=case.seeded,
-            replies=len(turns) + 1,
-            per_turn=messages_per_turn(case.defs, case.pb),
-        ),
+        checks=checks,
         criteria=[
             (
                 "answers-the-outreach",
@@ -56,8 +71,17 @@ def _outreach(case: _Case) -> Parts:
         + f" They reply “{reply}”"
         + (f" ({case.facts['meaning']})." if case.facts.get("meaning") else ".")
         + _steps_prose(steps),
-        expected=_job_prose(case),
+        expected=_job_prose(case, outcomes=outcomes),
     )
+
+
+def _opener_tells_status(pf: PlaybookFacts, opener: str) -> bool:
+    """The opener states the status the action waits for ("your order is ready ... reply D to
+    have it delivered"), so the person knows it before the agent says a word."""
+    if pf.gate is None or pf.action_outcome is None or pf.outcome is None:
+        return False
+    words = {w.strip(".,;:!?()\"'").lower() for w in opener.split()}
+    return pf.gate.lower() in words
 
 
 def _outreach_reply(case: _Case) -> Parts:
@@ -166,8 +190,8 @@ def _resume(case: _Case) -> Parts:
         criteria=[
             (
                 "no-restart",
-                "The agent continues from the earlier messages: it does not greet "
-                "the person again or ask what they want.",
+                "The agent continues from the earlier messages: it does not ask again "
+                "what the person wants.",
             ),
             *playbook_criteria(case.pb, skip=case.other_actions),
         ],

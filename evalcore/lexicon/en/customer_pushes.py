@@ -40,6 +40,16 @@ POSSESSED = phrase(
     matches=("Hi, is my bike ready?", "move my appointment to another day"),
     misses=("Can I bring it in?", "my own"),
 )
+#: The whole thing a person calls theirs at the end of a line ("can you promise it will come
+#: out of my silk dress?" → "silk dress"): what a push about the same rule names.
+OWNED_THING = phrase(
+    "en.customer_pushes.owned_thing",
+    r"\b(?:of|on|for|to|with|from|in) my ((?!own\b|other\b)(?:[a-z][\w-]* ){0,2}[a-z][\w-]*)"
+    r"(?=[?.!,]|$)",
+    re.I,
+    matches=("Can you promise it will come out of my silk dress?", "a price for my bike?"),
+    misses=("Is my bike ready?", "Can I bring it in?", "a price for my own bike and a helmet"),
+)
 #: Someone other than the person a rule protects ("what another member has borrowed").
 OTHER_PERSON = phrase(
     "en.customer_pushes.other_person",

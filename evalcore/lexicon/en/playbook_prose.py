@@ -45,6 +45,15 @@ OFFER_INSTEAD = phrase(
     matches=("Before cancelling, offer once to move it instead.",),
     misses=("Offer a new time.", "Move it instead of cancelling."),
 )
+#: What the body offers the person before its action (group 1: "evening delivery" in "offer
+#: evening delivery. If they want it, ..."): the option a person who takes it names in their yes.
+OFFERED_OPTION = phrase(
+    "en.playbook_prose.offered_option",
+    r"\boffer (?:them |the \w+ )?(?:an? |the )?((?:[\w-]+ ){0,2}[\w-]+)(?=[.,;:]|$)",
+    re.I,
+    matches=("When it is ready, offer evening delivery.", "Offer them a courtesy call."),
+    misses=("Offer a new time to the person who asked for it", "Offer once to move it instead."),
+)
 #: The body asks when would suit the person.
 ASKS_WHEN = phrase(
     "en.playbook_prose.asks_when",
