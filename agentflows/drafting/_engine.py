@@ -48,6 +48,9 @@ class DraftContext:
     accepted_edits: tuple[dict[str, Any], ...] | None = None
     """The plan edits a draft of the case accepted (a repair re-applies them without
     judging them again); None: judge the behaviour's."""
+    planned: tuple[dict[str, Any], Any] | None = None
+    """The planned case and its script when the flow already made them (looking for an
+    earlier case asserting the same), so the draft does not plan the behaviour again."""
 
 
 class DraftEngine(Protocol):

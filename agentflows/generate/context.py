@@ -105,6 +105,14 @@ class GenerateContext:
     answers were awaited (`nodes.settle`): the write step after the last answer reuses it."""
     justified: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     """A case's data (its JSON) → the report's `justifications`, made at the same time."""
+    planned_order: list[dict[str, Any]] = field(default_factory=list)
+    """The run's behaviours in plan order (set by the plan step): a draft looks back at the
+    earlier ones' planned cases for one asserting what its own does (`_planned_twins`)."""
+    planned_marks: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Behaviour id → what its planned case asserts, worked out once per run."""
+    planned_cases: dict[str, tuple[dict[str, Any], Any]] = field(default_factory=dict)
+    """Behaviour id → its planned case and script, made for that look back and taken by the
+    behaviour's first draft (`DraftContext.planned`), so it is not planned twice."""
 
     def out_dir(self, source: str) -> Path:
         out = self.out_dirs.get(source)

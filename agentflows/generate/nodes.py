@@ -19,7 +19,6 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from evalcore.dedupe import Fingerprint, fingerprint
 from evalcore.definitions import shut_gates, undeclared_set_fields
 from evalcore.findings import Finding
 from evalcore.llm.errors import failure_kind
@@ -31,6 +30,7 @@ from ..drafting import DraftContext, DraftResult, Usage
 from ..planning import NOT_WRITTEN, Behavior, plan_source, select, spread
 from ._dedupe import Pool
 from ._engines import model_parts, without_fixed
+from ._planned_twins import asserted, case_mark, twin_work
 from ._prewrite import prewrite
 from ._report import build_report, prejustify
 from ._routes import siblings
@@ -87,6 +87,7 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
         chosen, trimmed = spread(chosen)
     selected = [b.model_dump(mode="json") for b in chosen]
     left_out = [{"behavior": b.id, "reason": SPREAD_REASON} for b in trimmed]
+    ctx.planned_order = selected
     return {
         "plans": plans,
         "behaviors": selected,
@@ -160,6 +161,7 @@ def _context(ctx: GenerateContext, behavior: Behavior, task: DraftTask) -> Draft
             else None
         ),
         accepted_edits=accepted,
+        planned=ctx.planned_cases.pop(behavior.id, None) if work is None else None,
     )
 
 
@@ -213,6 +215,9 @@ async def _draft_one(task: DraftTask, ctx: GenerateContext) -> tuple[str, CaseWo
     unwritten = behavior.facts.get(NOT_WRITTEN)
     if unwritten:  # planned only to be reported: no case can be sound
         return behavior.id, _not_written(task, str(unwritten))
+    twin = twin_work(ctx, behavior, task["behavior"])
+    if twin is not None:  # asserts what an earlier planned case asserts: no model call
+        return behavior.id, twin
     kind: str | None = None
     if ctx.halted is not None:
         result = DraftResult(error=f"not drafted: {ctx.halted['error']}")
@@ -496,7 +501,8 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     case it holds. Drafts on different planned paths are never duplicates of each other; a
     draft duplicates an existing file only with exactly the same facts (`same_case`). A
     draft that asserts exactly what an earlier draft of the run asserts is dropped too
-    (`_asserted`): the conversation differs, the test does not.
+    (`asserted`), found before drafting where the plan shows it (`twin_work`): the
+    conversation differs, the test does not.
     """
     ctx = runtime.context
     cases = state.get("cases", {})
@@ -516,13 +522,16 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
             pool.add(label, other)
     kept: list[str] = []
     duplicates: list[dict[str, Any]] = []
-    asserted: dict[frozenset[str], str] = {}  # a kept draft's assertions and setup -> its id
+    seen: dict[frozenset[str], str] = {}  # a kept draft's assertions -> its id
     for behavior in state.get("behaviors", []):
         work = cases.get(behavior["id"])
+        if work is not None and work["status"] == "duplicate":  # found before drafting
+            twin = str(work["error"]).removeprefix("twin:")
+            duplicates.append(_twin_entry(behavior["id"], twin))
+            continue
         if work is None or work["status"] != "valid":
             continue
-        units = [unit for _, unit in ctx.dialect.case_units(work["data"])]
-        mark = fingerprint(units[0], ctx.dialect)
+        mark = case_mark(ctx, work["data"])
         path = (behavior.get("facts") or {}).get("path")
         same = pool.same(mark, path)
         if same:
@@ -531,29 +540,25 @@ async def dedupe(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
                 {"behavior": behavior["id"], "duplicate_of": best[1], "similarity": best[0]}
             )
             continue
-        twin = asserted.get(_asserted(mark))
+        twin = seen.get(asserted(mark))
         if twin is not None:
-            duplicates.append(
-                {
-                    "behavior": behavior["id"],
-                    "duplicate_of": f"draft:{twin}",
-                    "similarity": 1.0,
-                    "reason": f"asserts exactly what {twin} asserts",
-                }
-            )
+            duplicates.append(_twin_entry(behavior["id"], twin))
             continue
-        if _asserted(mark):
-            asserted[_asserted(mark)] = behavior["id"]
+        if asserted(mark):
+            seen[asserted(mark)] = behavior["id"]
         kept.append(behavior["id"])
         pool.add(f"draft:{behavior['id']}", mark, path)
     return {"kept": kept, "duplicates": duplicates}
 
 
-def _asserted(mark: Fingerprint) -> frozenset[str]:
-    """What a case asserts (not its type, setup or words); empty for a case that asserts
-    nothing. Two drafts that assert the same are one test, whatever their conversations or
-    the caller they seed: a second one checks nothing the first does not."""
-    return frozenset(f for f in mark.facts if f.startswith("assert:"))
+def _twin_entry(behavior: str, twin: str) -> dict[str, Any]:
+    """The `duplicates` entry of a case that asserts exactly what `twin` asserts."""
+    return {
+        "behavior": behavior,
+        "duplicate_of": f"draft:{twin}",
+        "similarity": 1.0,
+        "reason": f"asserts exactly what {twin} asserts",
+    }
 
 
 async def write(state: GenerateState, runtime: Ctx) -> dict[str, Any]:

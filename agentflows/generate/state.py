@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-CaseStatus = Literal["drafted", "repaired", "valid", "invalid", "failed", "dropped"]
-"""`dropped`: valid, but review before writing found an error no fix removes (not written)."""
+CaseStatus = Literal["drafted", "repaired", "valid", "invalid", "failed", "dropped", "duplicate"]
+"""`dropped`: valid, but review before writing found an error no fix removes (not written).
+`duplicate`: not drafted, its planned case asserts what an earlier one's does (`error`:
+`twin:<id>`; `_planned_twins`)."""
 
 
 class CaseWork(TypedDict):

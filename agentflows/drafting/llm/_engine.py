@@ -124,7 +124,7 @@ class LLMEngine:
 
     async def _words_call(self, ctx: DraftContext, planned: ModuleType) -> DraftResult:
         """Draft on the plan: the model answers the words, merged into the planned case."""
-        document, script = planned.planned_case(ctx)
+        document, script = ctx.planned or planned.planned_case(ctx)
         edited, edits = await self._edited(ctx, planned, document)
         rendered = render_prompt(
             f"generate/draft_{ctx.dialect}", **planned.prompt_values(ctx, edited, script)

@@ -1,0 +1,115 @@
+"""Planned cases that assert exactly what an earlier planned case asserts, found before
+their model call.
+
+With a model drafting on the plan (`Dialect.planned_drafting`), a case's assertions are
+the plan's: the model writes the words. A behaviour whose planned case (the offline draft
+the model is shown) asserts what an earlier behaviour's planned case asserts would be
+drafted, paid for, and then dropped by `dedupe` as a duplicate of it. A draft looks back
+first, by the same fingerprint and rule `dedupe` uses (`asserted`), and such a behaviour
+is recorded as a `duplicate` case that is never drafted; `dedupe` reports it as it reports
+any twin. Behaviours with plan edits (which may add or remove an assertion) are left to
+their drafts. Each planned case is made once: the behaviour's own draft takes it
+(`GenerateContext.planned_cases`), and each draft plans only the behaviours before it, so
+the first request leaves as early as before.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from evalcore.dedupe import Fingerprint, fingerprint
+from evalcore.dialects import get_dialect, load_entry
+
+from ..drafting import DraftContext, Usage
+from ..planning import NOT_WRITTEN, Behavior
+from ._routes import siblings
+from .context import GenerateContext
+from .state import CaseWork
+
+
+def asserted(mark: Fingerprint) -> frozenset[str]:
+    """What a case asserts (not its type, setup or words); empty for a case that asserts
+    nothing. Two drafts that assert the same are one test, whatever their conversations or
+    the caller they seed: a second one checks nothing the first does not."""
+    return frozenset(f for f in mark.facts if f.startswith("assert:"))
+
+
+def case_mark(ctx: GenerateContext, data: dict[str, Any]) -> Fingerprint:
+    """The fingerprint `dedupe` compares: the case's first unit's."""
+    units = [unit for _, unit in ctx.dialect.case_units(data)]
+    return fingerprint(units[0], ctx.dialect)
+
+
+def twin_work(
+    ctx: GenerateContext, behavior: Behavior, task_behavior: dict[str, Any]
+) -> CaseWork | None:
+    """The `duplicate` record of `behavior` when its planned case asserts exactly what an
+    earlier behaviour's planned case asserts; None otherwise, for the offline engine (its
+    draft is the planned case: `dedupe` finds the twin at no cost) and for a dialect drafted
+    whole."""
+    planned = _planning(ctx)
+    order = [raw["id"] for raw in ctx.planned_order]
+    if planned is None or behavior.id not in order or not _comparable(behavior):
+        return None
+    marks = _marks(ctx, planned, ctx.planned_order[order.index(behavior.id)])
+    if not marks:
+        return None
+    for raw in ctx.planned_order[: order.index(behavior.id)]:
+        if _comparable(Behavior.model_validate(raw)) and _marks(ctx, planned, raw) == marks:
+            found = ctx.planned_cases.pop(behavior.id, None)
+            return _duplicate(task_behavior, found[0] if found else None, raw["id"])
+    return None
+
+
+def _planning(ctx: GenerateContext) -> ModuleType | None:
+    entry = get_dialect(ctx.request.dialect).planned_drafting
+    if ctx.engine.name == "offline" or not entry:
+        return None
+    return load_entry(entry)
+
+
+def _comparable(behavior: Behavior) -> bool:
+    """A behaviour whose draft's assertions are its planned case's: no plan edits, and
+    planned to be drafted at all."""
+    return not behavior.edits and not behavior.facts.get(NOT_WRITTEN)
+
+
+def _marks(ctx: GenerateContext, planned: ModuleType, raw: dict[str, Any]) -> frozenset[str]:
+    """What the planned case of behaviour `raw` asserts, planned once per run (the case
+    kept for the behaviour's own draft when that has not started yet)."""
+    known = ctx.planned_marks.get(raw["id"])
+    if known is not None:
+        return known
+    draft = DraftContext(
+        project=ctx.project,
+        dialect=ctx.request.dialect,
+        behavior=Behavior.model_validate(raw),
+        direction=ctx.request.direction,
+        siblings=tuple(siblings(raw, ctx.planned_order)),
+    )
+    document, script = planned.planned_case(draft)
+    marks = ctx.planned_marks[raw["id"]] = asserted(case_mark(ctx, document))
+    ctx.planned_cases[raw["id"]] = (document, script)
+    return marks
+
+
+def _duplicate(behavior: dict[str, Any], data: dict[str, Any] | None, twin: str) -> CaseWork:
+    """The record of a behaviour left undrafted: its planned case (coverage reads what it
+    asserts) and the twin it duplicates (`error`: `twin:<id>`)."""
+    return CaseWork(
+        behavior=behavior,
+        data=data,
+        status="duplicate",
+        findings=[],
+        repairs=[],
+        attempts=0,
+        deterministic_done=False,
+        model_rounds=0,
+        error=f"twin:{twin}",
+        usage=Usage().model_dump(),
+        error_kind=None,
+    )
+
+
+__all__ = ["asserted", "case_mark", "twin_work"]
