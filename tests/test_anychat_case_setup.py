@@ -12,16 +12,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from anychat_fixtures import offline_cases
 
-from agentflows.drafting import DraftContext
-from agentflows.drafting.offline._anychat import draft_anychat
 from agentflows.drafting.offline._anychat_script import ask_line, guardrail_line, knows_line
 from agentflows.generate._prewrite import _splice
-from agentflows.planning._anychat import plan_anychat
 from agentflows.planning.anychat_people import CLOCK, ROSTER
 from evalcore.definitions import Project, load_project
-from evalcore.dialects import get_dialect
-from evalcore.validation import check_data
 
 ANYCHAT = """\
 agent:
@@ -101,12 +97,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
 
 
 def cases(project: Project, playbook: str) -> dict[str, dict[str, Any]]:
-    out = {}
-    for behavior in plan_anychat(project, playbook, None).behaviors:
-        data = draft_anychat(DraftContext(project, "anychat", behavior, direction=None))
-        assert check_data(data, get_dialect("anychat"), project) == []
-        out[behavior.case] = data
-    return out
+    return offline_cases(project, playbook)
 
 
 def test_the_lookup_returns_exactly_one_of_what_the_job_acts_on(project: Project) -> None:

@@ -10,15 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agentflows.drafting import DraftContext
-from agentflows.drafting.offline._anychat import draft_anychat
+from anychat_fixtures import offline_cases
+
 from agentflows.drafting.offline._anychat_script import guardrail_line, request_line
-from agentflows.planning._anychat import plan_anychat
 from agentflows.planning.anychat_clock import project_clock
 from agentflows.planning.anychat_elements import reply_options
 from evalcore.definitions import Outreach, Playbook, Project, load_project
-from evalcore.dialects import get_dialect
-from evalcore.validation import check_data
 
 PRIVATE = "Never share the proofs of a job with anyone other than the customer who placed it."
 PRICED = "Never quote a price for canvas, vinyl, foil or photo albums; staff price those."
@@ -77,12 +74,7 @@ def _project(
 
 
 def _cases(project: Project, playbook: str) -> dict[str, dict[str, Any]]:
-    out = {}
-    for behavior in plan_anychat(project, playbook, None).behaviors:
-        data = draft_anychat(DraftContext(project, "anychat", behavior, direction=None))
-        assert check_data(data, get_dialect("anychat"), project) == []
-        out[behavior.case] = data
-    return out
+    return offline_cases(project, playbook)
 
 
 def _criteria(data: dict[str, Any]) -> dict[str, str]:

@@ -8,19 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agentflows.drafting import DraftContext
-from agentflows.drafting.offline._anychat import draft_anychat
+from anychat_fixtures import offline_cases
+
 from agentflows.drafting.offline._anychat_script import (
     INSIST_TIME,
     follow_up,
     guardrail_line,
     request_line,
 )
-from agentflows.planning._anychat import plan_anychat
 from agentflows.planning.anychat_elements import offered_by_availability, playbook_facts
 from evalcore.definitions import Playbook, Project, load_project
-from evalcore.dialects import get_dialect
-from evalcore.validation import check_data
 
 PRICE = "Never quote a hire price before staff have checked the boat."
 RETURN_DAY = "Never promise a return day that check_racks did not return."
@@ -99,12 +96,7 @@ def _project(root: Path, guardrails: list[str]) -> Project:
 
 
 def _cases(project: Project, playbook: str) -> dict[str, dict[str, Any]]:
-    out = {}
-    for behavior in plan_anychat(project, playbook, None).behaviors:
-        data = draft_anychat(DraftContext(project, "anychat", behavior, direction=None))
-        assert check_data(data, get_dialect("anychat"), project) == []
-        out[behavior.case] = data
-    return out
+    return offline_cases(project, playbook)
 
 
 def _users(data: dict[str, Any]) -> list[str]:

@@ -11,14 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from anychat_fixtures import offline_cases
 
-from agentflows.drafting import DraftContext
-from agentflows.drafting.offline._anychat import draft_anychat
-from agentflows.planning._anychat import plan_anychat
 from agentflows.planning.anychat_elements import playbook_facts
 from evalcore.definitions import Project, load_project
-from evalcore.dialects import get_dialect
-from evalcore.validation import check_data
 
 FILES = {
     "anychat.yml": """\
@@ -136,12 +132,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
 
 
 def cases(project: Project, playbook: str) -> dict[str, dict[str, Any]]:
-    out = {}
-    for behavior in plan_anychat(project, playbook, None).behaviors:
-        data = draft_anychat(DraftContext(project, "anychat", behavior, direction=None))
-        assert check_data(data, get_dialect("anychat"), project) == []
-        out[behavior.case] = data
-    return out
+    return offline_cases(project, playbook)
 
 
 def test_the_body_gates_the_action_on_a_listed_state(project: Project) -> None:

@@ -10,13 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from agentflows.drafting import DraftContext
-from agentflows.drafting.offline._anychat import draft_anychat
+from anychat_fixtures import offline_cases
+
 from agentflows.drafting.offline._anychat_script import STILL_THERE, follow_up
-from agentflows.planning._anychat import plan_anychat
 from evalcore.definitions import Playbook, Project, load_project
-from evalcore.dialects import get_dialect
-from evalcore.validation import check_data
 
 PEOPLE = """\
 fields:
@@ -85,12 +82,7 @@ def _project(root: Path, confirm: str = ASKS_YES) -> Project:
 
 
 def _cases(project: Project) -> dict[str, dict[str, Any]]:
-    out = {}
-    for behavior in plan_anychat(project, "visit", None).behaviors:
-        data = draft_anychat(DraftContext(project, "anychat", behavior, direction=None))
-        assert check_data(data, get_dialect("anychat"), project) == []
-        out[behavior.case] = data
-    return out
+    return offline_cases(project, "visit")
 
 
 ADDRESS = "My home and garden address is 12 Oak Street."

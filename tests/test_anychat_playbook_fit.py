@@ -10,15 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from anychat_fixtures import offline_cases
 
-from agentflows.drafting import DraftContext
-from agentflows.drafting.offline._anychat import draft_anychat
 from agentflows.drafting.offline._anychat_script import request_line
-from agentflows.planning._anychat import plan_anychat
 from agentflows.planning.anychat_elements import playbook_facts, reply_options, tool_roles
 from evalcore.definitions import Outreach, Playbook, Project, load_project
-from evalcore.dialects import get_dialect
-from evalcore.validation import check_data
 
 ANYCHAT = """\
 agent:
@@ -121,12 +117,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
 
 
 def cases(project: Project, playbook: str) -> dict[str, dict[str, Any]]:
-    out = {}
-    for behavior in plan_anychat(project, playbook, None).behaviors:
-        data = draft_anychat(DraftContext(project, "anychat", behavior, direction=None))
-        assert check_data(data, get_dialect("anychat"), project) == []
-        out[behavior.case] = data
-    return out
+    return offline_cases(project, playbook)
 
 
 def users(data: dict[str, Any]) -> list[str]:

@@ -11,14 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from anychat_fixtures import offline_cases
 
-from agentflows.drafting import DraftContext
-from agentflows.drafting.offline._anychat import draft_anychat
-from agentflows.planning._anychat import plan_anychat
 from agentflows.planning.anychat_clock import BASE_AT, project_clock, stated_hours
 from evalcore.definitions import Project, load_project
-from evalcore.dialects import get_dialect
-from evalcore.validation import check_data
 
 FILES = {
     "anychat.yml": """\
@@ -142,12 +138,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
 
 
 def cases(project: Project, playbook: str) -> dict[str, dict[str, Any]]:
-    out = {}
-    for behavior in plan_anychat(project, playbook, None).behaviors:
-        data = draft_anychat(DraftContext(project, "anychat", behavior, direction=None))
-        assert check_data(data, get_dialect("anychat"), project) == []
-        out[behavior.case] = data
-    return out
+    return offline_cases(project, playbook)
 
 
 def test_the_clock_falls_on_the_first_day_and_hour_the_business_opens(project: Project) -> None:
