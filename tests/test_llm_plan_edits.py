@@ -377,3 +377,25 @@ def test_a_context_edit_sets_its_line_and_keeps_every_other_line() -> None:
             {"scenario": {**document["scenario"], "type": "adversarial"}},
             PlanEdit(op="set_opener", target=TARGET, value="Hi"),
         )
+
+
+async def test_an_assertion_the_definitions_back_is_never_taken_back(bank: Project) -> None:
+    """The model may remove an assertion the definitions leave to chance, never one they make
+    certain (enforced or instructed): every correct agent produces that one."""
+    from agentflows.drafting.llm import _edits, _mantle_edits
+    from evalcore.dialects import get_dialect
+
+    behavior = next(b for b in planned(bank) if b.id == TARGET)
+    document = draft_mantle_scripted(DraftContext(bank, "mantle", behavior))[0]
+    judged = {
+        j.path: j
+        for j in get_dialect("mantle").justify(document, bank)
+        if j.top and "/assertions/" in j.path
+    }
+    backed = next(int(p.rsplit("/", 1)[1]) for p, j in judged.items() if j.assertable)
+    removal = {**edit("remove_assertion", None, at=str(backed)), "target": behavior.id}
+    proposing = behavior.model_copy(update={"edits": [removal]})
+    kept, (outcome,) = await _edits.apply_edits(bank, "mantle", proposing, _mantle_edits, document)
+    assert outcome["status"] == "refused"
+    assert outcome["reason"].startswith("the definitions back the removed assertion")
+    assert kept == document

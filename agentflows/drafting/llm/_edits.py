@@ -15,7 +15,9 @@ never re-types the plan; code decides what of its edits to keep:
   (`Dialect.justify`: enforced or instructed) and an added or replaced criterion backed by
   some definition element, and the caller's check (`verify`: in
   `generate`, that the copy keeps what the case is for, and verification by the reference
-  agent with its allowed variants and mutants) passes it.
+  agent with its allowed variants and mutants) passes it; a removed assertion must be one
+  the definitions leave to chance (an enforced or instructed one is what every correct
+  agent produces, so the model may not take it back).
 
 Each edit ends `accepted` or `refused` with the reason; the generate report lists them per
 case (`cases[].edits`).
@@ -229,6 +231,16 @@ async def _judge(
         reason = await verify(copy.deepcopy(before), copy.deepcopy(after))
         if reason:
             raise EditRefused(reason)
+    if edit.op == "remove_assertion" and lang.justifies:
+        # an assertion the definitions make certain is what every correct agent produces:
+        # the model may take back only one they leave to chance (conditional, unbacked)
+        at = f"/scenario/goals/assertions/{str(edit.at).strip()}"
+        held = [j for j in lang.justify(before, project) if j.top and j.path == at]
+        if held and held[0].assertable:
+            raise EditRefused(
+                f"the definitions back the removed assertion ({held[0].comment()}): "
+                "every correct agent produces it"
+            )
 
 
 def _written(data: dict[str, Any], edit: PlanEdit) -> str | None:
