@@ -7,10 +7,10 @@ the model is shown) asserts what an earlier behaviour's planned case asserts wou
 drafted, paid for, and then dropped by `dedupe` as a duplicate of it. A draft looks back
 first, by the same fingerprint and rule `dedupe` uses (`asserted`), and such a behaviour
 is recorded as a `duplicate` case that is never drafted; `dedupe` reports it as it reports
-any twin. Behaviours with plan edits (which may add or remove an assertion) are left to
-their drafts. Each planned case is made once: the behaviour's own draft takes it
-(`GenerateContext.planned_cases`), and each draft plans only the behaviours before it, so
-the first request leaves as early as before.
+any twin. Behaviours with a plan edit that may change what they assert (a fact, an added
+or removed assertion) are left to their drafts. Each planned case is made once: the
+behaviour's own draft takes it (`GenerateContext.planned_cases`), and each draft plans only
+the behaviours before it, so the first request leaves as early as before.
 """
 
 from __future__ import annotations
@@ -69,10 +69,16 @@ def _planning(ctx: GenerateContext) -> ModuleType | None:
     return load_entry(entry)
 
 
+#: Plan edits that may change what a case asserts: its facts feed asserted values.
+_ASSERTING_EDITS = frozenset({"set_fact", "add_assertion", "remove_assertion"})
+
+
 def _comparable(behavior: Behavior) -> bool:
-    """A behaviour whose draft's assertions are its planned case's: no plan edits, and
-    planned to be drafted at all."""
-    return not behavior.edits and not behavior.facts.get(NOT_WRITTEN)
+    """A behaviour whose draft's assertions are its planned case's: no plan edit that may
+    change them (an opener, an intent or a criterion changes words only), and planned to be
+    drafted at all."""
+    asserting = any(e.get("op") in _ASSERTING_EDITS for e in behavior.edits)
+    return not asserting and not behavior.facts.get(NOT_WRITTEN)
 
 
 def _marks(ctx: GenerateContext, planned: ModuleType, raw: dict[str, Any]) -> frozenset[str]:
