@@ -11,7 +11,8 @@ changed, from the files the run leaves:
     # context = 32768, timeout_s = 1800, max_retries = 0; RUN_DIR/<project>: a copy of the project
     casegen generate all --project RUN_DIR/<project> --out RUN_DIR/out --json > RUN_DIR/gen.json
 
-Per run: planned behaviours, cases written, behaviours not drafted (a failure no scenario can
+Per run: planned behaviours, cases written (and of how many drafts: the draft calls, each one
+case's words; a repair is a call of its own kind), behaviours not drafted (a failure no scenario can
 bring about, a branch nothing lets the user steer), drafts dropped by verification, duplicates;
 how many written cases keep the model's own simulation context (against the planned one put back
 for a lost fixed value); verification's repairs and loosened assertions (a case flipped to pass
@@ -123,10 +124,10 @@ async def main(argv: list[str]) -> int:
         print(json.dumps(figures, indent=1))
         return 0
     for f in figures:
-        drafted = f["planned"] - f["not_drafted"]
+        drafts = f["calls"].get("draft", 0)
         print(
             f"{f['run']}: planned {f['planned']}, written {f['written']} "
-            f"({f['written']}/{drafted} drafted), not drafted {f['not_drafted']}, "
+            f"of {drafts} drafts, not drafted {f['not_drafted']}, "
             f"dropped by verification {f['dropped_by_verification']}, "
             f"duplicates {f['duplicates']}; model contexts kept "
             f"{f['model_contexts_kept']}/{f['written']}; repaired {f['repaired_by_verification']}, "
