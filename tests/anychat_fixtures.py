@@ -3,12 +3,13 @@ Playbook of a small project written in the test, each checked against the dialec
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._anychat import draft_anychat
 from agentflows.planning._anychat import plan_anychat
-from evalcore.definitions import Project
+from evalcore.definitions import Project, load_project
 from evalcore.dialects import get_dialect
 from evalcore.validation import check_data
 
@@ -22,3 +23,30 @@ def offline_cases(project: Project, playbook: str) -> dict[str, dict[str, Any]]:
         assert check_data(data, get_dialect("anychat"), project) == []
         out[behavior.case] = data
     return out
+
+
+def boat_rental(root: Path) -> Project:
+    """A boat rental whose Rent playbook looks the guest up, asks the boat size (saved to the
+    guest's record), then rents: a lookup before a question, the shape a resume sits in."""
+    (root / "anychat.yml").write_text(
+        "agent: {name: Quay Boats}\ndefault_playbook: help\nchannels: [sms]\noutcomes: [rented]\n"
+    )
+    (root / "people.yml").write_text(
+        "fields:\n  - key: boatSize\n    label: Boat size\n    type: choice\n"
+        "    choices: [small, large]\n"
+    )
+    (root / "tools.yml").write_text(
+        "tools:\n  find_guest:\n    description: Find the guest by phone number.\n"
+        "    parameters: {phone: {type: string}}\n"
+        "  rent_boat:\n    description: Rent a boat for today.\n"
+        "    parameters: {size: {type: string}}\n"
+    )
+    (root / "playbooks").mkdir()
+    (root / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
+    (root / "playbooks" / "rent.yml").write_text(
+        "name: Rent\nactivation: The guest wants to rent a boat.\n"
+        "body: Look the guest up with find_guest. Ask what size of boat they want and save "
+        "the boat size to their record. Call rent_boat. Record rented.\n"
+        "tools: [find_guest, rent_boat]\noutcomes: [rented]\n"
+    )
+    return load_project(root)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from anychat_fixtures import offline_cases
+from anychat_fixtures import boat_rental, offline_cases
 
 from agentflows.drafting.offline._anychat_script import request_line
 from agentflows.planning.anychat_elements import playbook_facts, reply_options, tool_roles
@@ -367,28 +367,7 @@ def test_a_lookup_both_playbooks_open_with_has_no_exact_count_across_a_handoff(
 
 
 def test_a_resume_after_the_question_leaves_the_earlier_lookup_uncounted(tmp_path: Path) -> None:
-    (tmp_path / "anychat.yml").write_text(
-        "agent: {name: Quay Boats}\ndefault_playbook: help\nchannels: [sms]\noutcomes: [rented]\n"
-    )
-    (tmp_path / "people.yml").write_text(
-        "fields:\n  - key: boatSize\n    label: Boat size\n    type: choice\n"
-        "    choices: [small, large]\n"
-    )
-    (tmp_path / "tools.yml").write_text(
-        "tools:\n  find_guest:\n    description: Find the guest by phone number.\n"
-        "    parameters: {phone: {type: string}}\n"
-        "  rent_boat:\n    description: Rent a boat for today.\n"
-        "    parameters: {size: {type: string}}\n"
-    )
-    (tmp_path / "playbooks").mkdir()
-    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
-    (tmp_path / "playbooks" / "rent.yml").write_text(
-        "name: Rent\nactivation: The guest wants to rent a boat.\n"
-        "body: Look the guest up with find_guest. Ask what size of boat they want and save "
-        "the boat size to their record. Call rent_boat. Record rented.\n"
-        "tools: [find_guest, rent_boat]\noutcomes: [rented]\n"
-    )
-    drafted = cases(load_project(tmp_path), "rent")
+    drafted = cases(boat_rental(tmp_path), "rent")
     # The resumed history ends on the size question, past the lookup: a correct agent may
     # not look the guest up again.
     assert drafted["resume"]["expect"]["checks"]["toolsCalled"] == {"rent_boat": 1}

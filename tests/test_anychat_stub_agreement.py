@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from anychat_fixtures import offline_cases
+from anychat_fixtures import boat_rental, offline_cases
 
 from agentflows.planning.anychat_clock import BASE_AT, project_clock, stated_hours
 from evalcore.definitions import Project, load_project
@@ -240,28 +240,7 @@ def test_a_record_carries_the_outreachs_dates_only_in_its_state(project: Project
 
 
 def test_a_resumed_case_stubs_the_lookup_its_brief_leaves_to_the_agent(tmp_path: Path) -> None:
-    (tmp_path / "anychat.yml").write_text(
-        "agent: {name: Quay Boats}\ndefault_playbook: help\nchannels: [sms]\noutcomes: [rented]\n"
-    )
-    (tmp_path / "people.yml").write_text(
-        "fields:\n  - key: boatSize\n    label: Boat size\n    type: choice\n"
-        "    choices: [small, large]\n"
-    )
-    (tmp_path / "tools.yml").write_text(
-        "tools:\n  find_guest:\n    description: Find the guest by phone number.\n"
-        "    parameters: {phone: {type: string}}\n"
-        "  rent_boat:\n    description: Rent a boat for today.\n"
-        "    parameters: {size: {type: string}}\n"
-    )
-    (tmp_path / "playbooks").mkdir()
-    (tmp_path / "playbooks" / "help.yml").write_text("name: Help\nbody: Answer questions.\n")
-    (tmp_path / "playbooks" / "rent.yml").write_text(
-        "name: Rent\nactivation: The guest wants to rent a boat.\n"
-        "body: Look the guest up with find_guest. Ask what size of boat they want and save "
-        "the boat size to their record. Call rent_boat. Record rented.\n"
-        "tools: [find_guest, rent_boat]\noutcomes: [rented]\n"
-    )
-    resume = cases(load_project(tmp_path), "rent")["resume"]
+    resume = cases(boat_rental(tmp_path), "rent")["resume"]
     assert "find_guest" not in resume["expect"]["checks"]["toolsCalled"]
     # the history holds no lookup: a correct agent may call it now and must meet an answer
     assert resume["scenario"]["stubs"]["find_guest"] == {"found": True}
