@@ -399,3 +399,15 @@ async def test_an_assertion_the_definitions_back_is_never_taken_back(bank: Proje
     assert outcome["status"] == "refused"
     assert outcome["reason"].startswith("the definitions back the removed assertion")
     assert kept == document
+
+
+def test_the_plan_view_shows_each_fact_once(bank: Project) -> None:
+    """A value two of a behaviour's fact mappings hold (the choice, and the values given up
+    front) is shown once: the model read it twice as two facts."""
+    from agentflows.drafting.llm._plan import plan_view
+
+    behavior = planned(bank)[0]
+    doubled = behavior.model_copy(
+        update={"facts": {"values": {"card.kind": "lost"}, "given": {"card.kind": "lost"}}}
+    )
+    assert plan_view([doubled]).count("card.kind=lost") == 1

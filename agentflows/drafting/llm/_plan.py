@@ -74,7 +74,8 @@ def _line(behavior: Behavior) -> str:
 
 
 def _flat(facts: dict[str, Any]) -> list[tuple[str, Any]]:
-    """The scalar facts, a flat mapping's entries in place of the mapping."""
+    """The scalar facts, a flat mapping's entries in place of the mapping, each pair once
+    (two mappings may hold the same value: a choice and the values given up front)."""
     out: list[tuple[str, Any]] = []
     for key, value in facts.items():
         if key in BOOKKEEPING_FACTS:
@@ -83,7 +84,7 @@ def _flat(facts: dict[str, Any]) -> list[tuple[str, Any]]:
             out += list(value.items())
         elif _scalar(value):
             out.append((key, value))
-    return out
+    return list(dict.fromkeys(out))
 
 
 def covered_elements(behaviors: list[Behavior]) -> list[str]:
