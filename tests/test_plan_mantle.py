@@ -261,3 +261,17 @@ def test_condition_evaluator():
     assert evaluate("not session.card_replace.card_blocked", memory)
     assert evaluate(None, {}) and not evaluate("((", {})
     assert condition_keys(cond) == ["card_replace.replacement_reason"]
+
+
+def test_a_detour_in_a_prose_skill_says_what_the_agent_waits_for(bank) -> None:
+    """A skill in prose waits at no named step (the runtime calls it `autonomous`): the
+    digression's description says what the agent waits for, a block's by its step."""
+    described = {
+        skill: b.description
+        for skill in ("check_balance", "card_replace")
+        for b in plan_mantle(bank, skill, None).behaviors
+        if b.case == "digression"
+    }
+    assert "waits for the customer's account type" in described["check_balance"]
+    assert "waits at select_card" in described["card_replace"]
+    assert not any("autonomous" in text for text in described.values())

@@ -384,8 +384,11 @@ class DetourBehaviors(PlannerBase):
             if not rank[0]
             else "is taken up again (resumed, or started afresh from the detour) and completes"
         )
+        # a skill in prose waits at no named step: say what it waits for instead
+        field = value_words(ask.field.rsplit(".", 1)[-1]) if ask.field else "answer"
+        waiting = f"at {ask.step_id}" if ask.step else f"for the customer's {field}"
         description = (
-            f"While the agent waits at {ask.step_id}, the customer asks something {other_id} "
+            f"While the agent waits {waiting}, the customer asks something {other_id} "
             f"handles: {self.skill.id} is interrupted, {other_id} completes, and {self.skill.id} "
             f"{back}."
         )
