@@ -247,7 +247,8 @@ class Runner:
             ctx.engine.remember(item.name, True)  # the agent's own flag, never asked
         elif item.kind == "question":
             said = item.details[0] if item.details else item.sentence
-            yield from ctx.question(question_for(f"ask whether {said}", "answer"))
+            # a question of the prose fills no field: nothing to name after it
+            yield from ctx.question(question_for(f"ask whether {said}", ""))
         elif item.kind == "tool" and item.cue:
             if item.name in self.tools and heard(item.cue, self.user_text()):
                 yield from self.call_tool(item.name or "")
