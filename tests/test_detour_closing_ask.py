@@ -4,14 +4,16 @@ Before: a prose skill whose only question closes it ("Ask if they want to reserv
 or need anything else.") got its detour at that question: a correct agent takes the detour as
 the answer, the skill completes, and nothing is interrupted or resumed, so the case was
 dropped by verification. Now such a skill plans no detour and says why in `untestable`; a
-skill with an earlier question after which it still has work gets its detour there.
+skill with an earlier question after which it still has work gets its detour there, and the
+reference agent no longer takes an aside that says neither yes nor no ("Before that, when are
+you open?") as the answer to a yes/no question: it parks the skill and resumes it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from skill_model_fixtures import INTEGRATIONS, write_project
+from skill_model_fixtures import INTEGRATIONS, play_lines, write_project
 
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
@@ -75,8 +77,8 @@ Call opening_hours and read the hours out.
 """
 
 
-def _project(tmp_path: Path):
-    root = write_project(
+def _root(tmp_path: Path) -> Path:
+    return write_project(
         tmp_path / "garden",
         {
             "agent.yml": "name: Garden centre\npersona: You help gardeners.\n",
@@ -87,7 +89,10 @@ def _project(tmp_path: Path):
             "skills/opening_hours/skill.md": HOURS,
         },
     )
-    return load_project(root)
+
+
+def _project(tmp_path: Path):
+    return load_project(_root(tmp_path))
 
 
 def test_a_skill_whose_only_question_closes_it_plans_no_detour_and_says_why(tmp_path) -> None:
@@ -105,3 +110,14 @@ def test_a_detour_waits_at_the_question_after_which_the_skill_still_works(tmp_pa
     assert detour["at"] == 0  # the care-tips question, not the closing one
     assert detour["skill"] == "opening_hours"
     assert "digression" not in plan.untestable
+
+
+def test_an_aside_at_a_yes_no_question_parks_the_skill_and_resumes_it(tmp_path) -> None:
+    events = play_lines(
+        _root(tmp_path),
+        ["How do I look after my plants?", "Before that, when is the garden centre open?", "no"],
+    )
+    kinds = [(e.get("event"), e.get("skill_id")) for e in events]
+    assert ("skill_interrupted", "plant_care") in kinds
+    assert ("skill_activated", "opening_hours") in kinds
+    assert ("skill_resumed", "plant_care") in kinds
