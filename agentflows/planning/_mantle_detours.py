@@ -217,6 +217,31 @@ def _read_before(project: Project, walk: Walk, at: int) -> bool:
     return any(str(v).lower() in held for v in field.enum_values)
 
 
+#: Why a skill whose only questions close it gets no detour case (`Plan.untestable`).
+_ONLY_CLOSING = (
+    "the skill's only questions a detour could wait at close it (their answer ends the "
+    "skill): a correct agent takes the detour as that answer, the skill completes, and "
+    "nothing is interrupted or resumed"
+)
+
+
+def _work_follows(skill: Skill, tools: list[str], walk: Walk, at: int) -> bool:
+    """Whether the skill still has work of its own after ask `at`, so a detour there parks
+    it: the answer fills a field it needs, another of its own asks comes later, or its
+    prose after the question names one of its `tools`. A closing question ("anything
+    else?", "did that answer your question?") has none: a correct agent takes the detour
+    as its answer, the skill completes, and nothing is interrupted or resumed."""
+    ask = walk.asks[at]
+    if ask.field is not None or ask.kind != "question":
+        return True
+    if any(a.skill == skill.id for a in walk.asks[at + 1 :]):
+        return True
+    body = " ".join((skill.body or "").split())
+    said = " ".join((ask.prompt or "").split())
+    after = body.split(said, 1)[1] if said and said in body else ""
+    return any(re.search(rf"\b{re.escape(t)}\b", after) for t in tools)
+
+
 def _cue_turn(project: Project, walk: Walk) -> int | None:
     """The ask a line said partway is tied to: the first after the sign-in that every
     correct run asks (a field the agent may set from the opening is no moment the user can
@@ -250,6 +275,13 @@ class DetourBehaviors(PlannerBase):
         branch's have (`_detour_fits`: a rebooking detouring to baggage is played with the
         passenger whose delayed flight has a checked bag, not with the one whose cancelled
         flight has none)."""
+        found = self._fitting_digression(elements)
+        if found:  # a branch with a question to wait at: not untestable after all
+            self.untestable.pop("digression", None)
+        return found
+
+    def _fitting_digression(self, elements: list[str]) -> list[Behavior]:
+        """`digression`'s search over the branches."""
         first = self._digression(elements, self.base)
         if first is None or self._detour_fits(self.base, first):
             return first or []
@@ -311,20 +343,23 @@ class DetourBehaviors(PlannerBase):
         # a gated tool's confirmation: while one is pending the runtime holds the skill on
         # it (Rasa parks no skill with a pending confirmation), and a new request there may
         # be read as the answer.
-        at = next(
-            (
-                i
-                for i, a in enumerate(walk.asks)
-                if a.kind not in ("identity", "confirm")
-                and a.skill == self.skill.id
-                and not optional_ask(self.skill.body, a.prompt)
-                # a question the opening may settle is no cue a correct run gives, nor
-                # one a lookup before it may answer (`_known_before`: never asked then)
-                and (a.field is None or always_asked(self.project, a))
-                and not _read_before(self.project, walk, i)
-            ),
-            None,
-        )
+        waits = [
+            i
+            for i, a in enumerate(walk.asks)
+            if a.kind not in ("identity", "confirm")
+            and a.skill == self.skill.id
+            and not optional_ask(self.skill.body, a.prompt)
+            # a question the opening may settle is no cue a correct run gives, nor
+            # one a lookup before it may answer (`_known_before`: never asked then)
+            and (a.field is None or always_asked(self.project, a))
+            and not _read_before(self.project, walk, i)
+        ]
+        # ... and one after which the skill still has work of its own: at a closing
+        # question the detour is the answer, and nothing is interrupted or resumed
+        tools = list(self.defs.tools_for(self.skill.id))
+        at = next((i for i in waits if _work_follows(self.skill, tools, walk, i)), None)
+        if waits and at is None and walk.outcome == "done":
+            self.untestable.setdefault("digression", _ONLY_CLOSING)
         if at is None or walk.outcome != "done":
             return None
         memory = {**after_identity(walk), **{k: SET for k in self.memory}}

@@ -40,6 +40,13 @@ def _questions_back(text: str) -> bool:
     return _QUESTION_BACK.match(text) is not None
 
 
+def _answers(ask: Ask, text: str) -> bool:
+    """Whether `text` answers `ask`: a yes/no question takes any reply, but an aside that
+    says neither yes nor no ("Before that, can you …?") answers nothing."""
+    value = ask.accept(text)
+    return value is not NO_ANSWER and not (ask.kind == "question" and value is None)
+
+
 class Listening(FaultedEngine):
     """`FaultedEngine` with the reference agent's routing and reading of answers."""
 
@@ -75,7 +82,7 @@ class Listening(FaultedEngine):
             return
         other = self.aside_for(text)
         ask = frame.pending
-        if ask is not None and other is not None and ask.accept(text) is not NO_ANSWER:
+        if ask is not None and other is not None and _answers(ask, text):
             other = None  # "Actually no, don't order it" answers the question asked
         if other is not None and not ADVERSARIAL.search(text):
             handoff = self.defs.skills[other].is_handoff
