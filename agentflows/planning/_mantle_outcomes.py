@@ -4,7 +4,6 @@ branch."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,7 +18,14 @@ from evalcore.definitions.skill_model import (
     qualify,
     reported_fields,
 )
-from evalcore.testdata import NEGATIVE_ACCOUNT, callers_in, load_records, names_an_id, recorded
+from evalcore.testdata import (
+    NEGATIVE_ACCOUNT,
+    account_value,
+    callers_in,
+    load_records,
+    names_an_id,
+    recorded,
+)
 
 from ..drafting.offline import value_words
 from ._behavior import CHAINED, NOT_WRITTEN, Behavior
@@ -553,12 +559,12 @@ class OutcomeBehaviors(ThresholdBehaviors):
 __all__ = ["OutcomeBehaviors"]
 
 
-#: A run of four digits: what makes a user's answer carry the failing account
-#: (`drafting.offline._mantle_seeds.answer_account`).
-_DIGIT_RUN = re.compile(r"\d{4}")
-
-
 def _holds_an_id(field: MemoryField) -> bool:
     """The user's answer for `field` is an id of their own: the field is named as one
-    (`booking_ref`), or its description shows one with its digits (`SK482177`)."""
-    return names_an_id(field.name) or bool(_DIGIT_RUN.search(field.description or ""))
+    (`booking_ref`), or its description shows one the failing account can ride in
+    (`SK482177`), by the drafter's own rule (`account_value`: a last run of four digits
+    or more, never a date)."""
+    if names_an_id(field.name):
+        return True
+    shown = (t.strip(".,;:()[]\"'") for t in (field.description or "").split())
+    return any(account_value(t, "failing") != t for t in shown if t)
