@@ -17,7 +17,8 @@ cap on model requests, and `validate --no-project` against a full lint.
     the first request's time after spawn (goal ≤ 0.5 s), the model phase (first request →
     last answer) and what comes after the last answer. One more run under
     `python -X importtime` counts the modules the command imports and says whether
-    LangChain and LangSmith are among them.
+    LangChain and LangSmith are among them, and the floor: an interpreter that only imports
+    the flow's libraries (LangGraph, its SQLite checkpointer, langchain-openai) and exits.
 (b) mcp: spawn → `initialize` + `list_tools` answered, with the official `mcp` client over
     stdio, median of `--repeats` + 2 runs after a warm-up (goal ≤ 0.3 s), for a start that
     finds the answers the previous one kept (`agentflows/mcp_server/_quick.py`) and, beside
@@ -116,6 +117,19 @@ def _generate_once(
     }
 
 
+#: What a run with a model cannot start without: the LangGraph flow, its checkpointer and the
+#: chat client; their import time is the command's floor, whatever casegen does.
+FLOOR_MODULES = ("langgraph.graph", "langgraph.checkpoint.sqlite", "langchain_openai")
+
+
+def _import_floor() -> float:
+    """Seconds for a fresh interpreter to import FLOOR_MODULES and exit."""
+    start = time.monotonic()
+    code = "import " + ", ".join(FLOOR_MODULES)
+    subprocess.run([sys.executable, "-c", code], env=_env(), check=True)
+    return time.monotonic() - start
+
+
 def generate_command(delay_s: float = 0.2, repeats: int = 3, against: Path | None = None) -> Result:
     """`generate all` on bank at C = 4 and 10 against the stub (see the module docstring);
     with `against` (another casegen tree, e.g. a `git archive` of an earlier commit), its
@@ -134,6 +148,7 @@ def generate_command(delay_s: float = 0.2, repeats: int = 3, against: Path | Non
                     loads.append(os.getloadavg()[0])
                     runs[tree, level].append(_generate_once(stub, level, tree=tree))
         traced = _generate_once(stub, levels[0], importtime=True)
+    floors = [_import_floor() for _ in range(repeats)]
     modules = [line for line in str(traced["stderr"]).splitlines() if "import time:" in line]
     names = {line.rsplit("|", 1)[-1].strip() for line in modules}
     lines = [
@@ -163,6 +178,12 @@ def generate_command(delay_s: float = 0.2, repeats: int = 3, against: Path | Non
                 f"{phase:.2f} s ({phase / ideal:.2f}× ideal) · after the last answer "
                 f"{after:.2f} s · process CPU {cpu:.2f} s"
             )
+    floor = statistics.median(floors)
+    lines.append(
+        f"floor: an interpreter that imports the flow's libraries ({', '.join(FLOOR_MODULES)}) "
+        f"and exits takes {floor:.2f} s (median of {repeats}); at C = 10 that alone is "
+        f"{floor / (delay_s * math.ceil(calls / levels[-1])):.2f}× the ideal"
+    )
     lines.append(
         f"imports (python -X importtime, one run): {len(modules)} modules · "
         f"langchain_core {'yes' if 'langchain_core' in names else 'no'} · "
