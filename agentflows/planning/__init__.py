@@ -11,32 +11,57 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evalcore.definitions import Project, Skill
-from evalcore.dialects import get_dialect, load_entry
 from evalcore.errors import UserError
 from evalcore.suggest import did_you_mean
 
 from ._behavior import CASE_TYPES, CHAINED, NOT_WRITTEN, Behavior, Plan
-from ._mantle_tools import failure_outcome
-from ._mantle_wrong_detail import wrong_detail_check
 from ._spread import spread
 
-Planner = Callable[[Project, str, "str | None"], Plan]
+if TYPE_CHECKING:
+    from evalcore.definitions import Project, Skill
+
+    from ._mantle_tools import failure_outcome
+    from ._mantle_wrong_detail import wrong_detail_check
+
+Planner = Callable[["Project", str, "str | None"], Plan]
+
+#: Names handed out from modules that read the skill model (`evalcore.definitions` and its
+#: pydantic models, ~0.1 s of imports): loaded on first use, so that a caller that wants
+#: only a plan's types (`casegen mcp`'s tool list, a drafter's `Behavior`) does not pay it.
+_DEFERRED = {"failure_outcome": "._mantle_tools", "wrong_detail_check": "._mantle_wrong_detail"}
+
+
+def __getattr__(name: str) -> Any:
+    """A deferred name of `_DEFERRED`, imported on first use and kept (PEP 562)."""
+    module = _DEFERRED.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __package__), name)
+    globals()[name] = value
+    return value
+
+
+def _dialects() -> Any:
+    """`evalcore.dialects`, imported when a dialect is first asked for (it loads
+    `evalcore.definitions`, which a caller of the plan's types alone does not need)."""
+    return importlib.import_module("evalcore.dialects")
 
 
 def _planner(dialect: str) -> Planner:
     """The dialect's planner (`Dialect.planner`), imported only when that dialect is planned."""
-    return _entry(dialect, "planner")
+    planner: Planner = _entry(dialect, "planner")
+    return planner
 
 
 def _entry(dialect: str, part: str) -> Any:
     """The part of the flows the dialect names (`Dialect.<part>`: an entry point)."""
-    entry = getattr(get_dialect(dialect), part)
+    dialects = _dialects()
+    entry = getattr(dialects.get_dialect(dialect), part)
     if entry is None:
         raise UserError(f"casegen cannot generate {dialect} cases (no {part.replace('_', ' ')})")
-    return load_entry(entry)
+    return dialects.load_entry(entry)
 
 
 def asserted_elements(
@@ -51,16 +76,17 @@ def not_a_goal(project: Project, dialect: str, source: str) -> str | None:
     """Why no case may have `source` as its user's goal (an engine-managed, hidden or
     disabled Mantle skill), or None (`Dialect.not_a_goal`; None where the dialect has no
     such sources)."""
-    entry = get_dialect(dialect).not_a_goal
+    dialects = _dialects()
+    entry = dialects.get_dialect(dialect).not_a_goal
     if entry is None:
         return None
-    reason: str | None = load_entry(entry)(project, source)
+    reason: str | None = dialects.load_entry(entry)(project, source)
     return reason
 
 
 def source_ids(project: Project, dialect: str) -> list[str]:
     """The targets a dialect can generate for in this project."""
-    return sorted(get_dialect(dialect).source_ids(project))
+    return sorted(_dialects().get_dialect(dialect).source_ids(project))
 
 
 def resolve_targets(project: Project, dialect: str, targets: list[str]) -> list[str]:
@@ -82,7 +108,7 @@ def resolve_targets(project: Project, dialect: str, targets: list[str]) -> list[
                 hint="targets: all, " + ", ".join(goals),
             )
         if target not in known:
-            what = get_dialect(dialect).source_noun
+            what = _dialects().get_dialect(dialect).source_noun
             raise UserError(
                 f"unknown target '{target}': not a {what} of {project.root}",
                 hint=(did_you_mean(target, known, what=what) or "")

@@ -22,9 +22,11 @@ import pkgutil
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeVar, cast
 
-__all__ = ["Phrase", "Words", "phrase", "phrases", "word_tables", "words"]
+from ._lazy import LazyPattern
+
+__all__ = ["LazyPattern", "Phrase", "Words", "phrase", "phrases", "word_tables", "words"]
 
 _Table = TypeVar("_Table", bound=Collection[str])
 
@@ -68,13 +70,15 @@ def phrase(
     matches: tuple[str, ...],
     misses: tuple[str, ...],
 ) -> re.Pattern[str]:
-    """Compile `pattern` and register it as `name` with its examples; the compiled pattern
-    is what callers use. At least one example each way: a pattern with no line it must
-    miss has no stated edge."""
+    """Register `pattern` as `name` with its examples and hand back the pattern callers
+    use: a `LazyPattern`, which compiles on first use and answers as `re.compile(pattern,
+    flags)` (most phrases go unused in one run). At least one example each way: a pattern
+    with no line it must miss has no stated edge."""
     if not matches or not misses:
         raise ValueError(f"phrase {name!r} needs examples it matches and examples it misses")
     _unique(name)
-    compiled = re.compile(pattern, flags)
+    # Callers use it through the compiled pattern's methods and attributes only.
+    compiled = cast(re.Pattern[str], LazyPattern(pattern, flags))
     _REGISTRY[name] = Phrase(name, compiled, tuple(matches), tuple(misses))
     return compiled
 
