@@ -21,7 +21,7 @@ from ._mantle_engine import MantleEngine, MantleFlags
 from ._mantle_words import routing_words
 from ._mutants import Mutant
 from ._reach import WatchedFlags
-from ._variants import Variant
+from ._variants import Variant, variant_site
 
 #: Events a late `memory_set` (`set_late`) is written before: the runtime's own steps.
 _FLUSH = frozenset(
@@ -95,7 +95,7 @@ class FaultedEngine(MantleEngine):
     def freedom(self, kind: str, target: str) -> bool:
         """Whether the variant takes this freedom here; every variant-dependent choice of a
         run asks this, so the site is noted in `reached` as `("variant:<kind>", target)`."""
-        self.reached.add((f"variant:{kind}", target))
+        self.reached.add(variant_site(kind, target))
         variant = self.variant
         return variant is not None and variant.kind == kind and variant.target == target
 

@@ -71,6 +71,11 @@ _WHAT = {
 MODEL_SET = frozenset({"prose", "instructions", "request"})
 
 
+def variant_site(kind: str, target: str) -> tuple[str, str]:
+    """Where the engine notes a variant's freedom in `reached` (`FaultedEngine.freedom`)."""
+    return (f"variant:{kind}", target)
+
+
 @dataclass(frozen=True)
 class Variant:
     kind: str
@@ -80,6 +85,12 @@ class Variant:
     @property
     def id(self) -> str:
         return f"{self.kind}:{self.target}"
+
+    @property
+    def site(self) -> tuple[str, str]:
+        """The one site where this variant's run can leave the reference agent's: a run
+        that never reached it plays move for move like the reference run."""
+        return variant_site(self.kind, self.target)
 
     @property
     def behaviour(self) -> str:
@@ -258,5 +269,6 @@ __all__ = [
     "permitted",
     "reformatted",
     "said_date",
+    "variant_site",
     "variants",
 ]
