@@ -175,12 +175,11 @@ class ReferenceEngine(Listening):
 
     def said_dates(self, arguments: dict[str, Any]) -> list[str]:
         """The arguments holding a date the user said (no tool result returned it)."""
+        dated = [(key, value) for key, value in arguments.items() if said_date(value) is not None]
+        if not dated:  # most calls: no result needs reading
+            return []
         results = [e.get("result") for e in self.events if e["event"] == "tool_executed"]
-        return [
-            key
-            for key, value in arguments.items()
-            if said_date(value) is not None and not any(returned(r, value) for r in results)
-        ]
+        return [key for key, value in dated if not any(returned(r, value) for r in results)]
 
     def told_argument(self, skill_id: str, arguments: dict[str, Any]) -> str:
         """The argument the fault goes into: one whose value the user gave (a field the

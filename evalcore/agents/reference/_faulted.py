@@ -106,6 +106,8 @@ class FaultedEngine(MantleEngine):
     # --- session ----------------------------------------------------------------------------
 
     def start(self, initial_slots: Any = None) -> None:
+        if self.started and not initial_slots:
+            return  # every user message starts the session again: nothing new to read
         values = {v for v in dict(initial_slots or {}).values() if isinstance(v, str)}
         account = account_of(values)
         if account is not None:  # a later start without slots keeps the session's account

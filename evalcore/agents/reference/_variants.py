@@ -37,6 +37,7 @@ docs/verification.md says more.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -235,6 +236,14 @@ def said_date(value: Any) -> date | None:
     """The date a free-text value states ("8 May 2026", "May 8, 2026", "2026-05-08")."""
     if not isinstance(value, str):
         return None
+    return _said_date(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _said_date(value: str) -> date | None:
+    """`said_date` of a string: asked of every argument of every call of every play (a
+    failed `strptime` costs more than the play's other work on the call), and a function of
+    the string alone."""
     text = value.strip().rstrip(".")
     try:
         return datetime.strptime(text, "%Y-%m-%d").date()
