@@ -2,7 +2,8 @@
 the one read afresh, for every form and for values that are not dates or not strings; and
 the arguments a call passes that hold a date the user said (`said_dates`) are read the same
 whether or not a tool result returned that date; a session started again keeps its
-account and log unless new slots name another account."""
+account and log unless new slots name another account; where a step's text sets a field
+is read the same kept or afresh."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from evalcore.agents.reference import ModelBrain, _variants
+from evalcore.agents.reference import ModelBrain, _procedure, _variants
 from evalcore.agents.reference._engine import ReferenceEngine
 from evalcore.agents.reference._variants import reformatted, said_date
 from evalcore.definitions import load_project
+from evalcore.definitions.skill_model import set_at
 from evalcore.testdata import FAILING_ACCOUNT, NEGATIVE_ACCOUNT
 
 SAID = [
@@ -70,3 +72,27 @@ def test_a_started_session_started_again_keeps_its_account_and_log() -> None:
     assert engine.account == "failing" and engine.events == log
     engine.start({"phone": NEGATIVE_ACCOUNT})
     assert engine.account == "negative" and engine.events == log
+
+
+def test_where_a_step_sets_a_field_is_read_as_set_at_reads_it() -> None:
+    """`_procedure._set_at` (kept per loaded definitions) is `set_at` of the declared field,
+    asked again or not, and None for a key nobody declared."""
+    project = load_project(Path(__file__).resolve().parents[1] / "examples" / "bank")
+    defs = project.mantle
+    assert defs is not None
+    texts = [
+        str(step.target or "")
+        for skill in defs.skills.values()
+        for block in skill.blocks.values()
+        for step in block.steps
+    ]
+    found = 0
+    for key, field in defs.memory_names().items():
+        name = key.rsplit(".", 1)[-1]
+        said = [*texts, f"Ask which one they want. Set {name} to the option they pick."]
+        for text in said:
+            for _ in range(2):
+                assert _procedure._set_at(defs, key, text) == set_at(field, text), (key, text)
+            found += set_at(field, text) is not None
+    assert found >= 3
+    assert _procedure._set_at(defs, "nobody.declared_this", "Set declared_this.") is None
