@@ -39,6 +39,7 @@ from ._mantle_engine import (
     yes_or_no,
 )
 from ._procedure import FIXED, Runner
+from ._shared import once
 
 _CLARIFIED = ("categorical", "bool", "int", "float")
 """Field types whose answer must say one value: a vague one is asked again."""
@@ -140,7 +141,20 @@ class ModelBrain:
         records = memoized(
             self.project, "reference-records", lambda: load_records(self.project.root)
         )
-        return one_detail_off(arguments, compared, records)
+        # every play of a case calls the tool with the same details: the answer, read from
+        # the definitions and the data records alone, is kept per tool and details (each
+        # value with its type: `1`, `True` and `"1"` read differently)
+        told = tuple((k, type(v), v) for k, v in arguments.items())
+        try:
+            hash(told)
+        except TypeError:  # a list or a mapping among the details: read afresh
+            return one_detail_off(arguments, compared, records)
+        return once(
+            "detail-off",
+            self.project,
+            (skill_id, name, told),
+            lambda: one_detail_off(arguments, compared, records),
+        )
 
     def procedure(self, ctx: SkillContext) -> Procedure:
         skill, model = ctx.skill, self.model(ctx.skill.id)
