@@ -168,7 +168,8 @@ def test_a_variant_played_from_the_reference_run_is_the_variant_played_from_scra
 ) -> None:
     """A variant's play that starts from the reference run (its kept state before the first
     turn that reaches the variant's freedom, its user's steps while the answers are the
-    same) gives the run, and the results, of the variant played from scratch."""
+    same) gives the run, and the results, of the variant played from scratch; its kept
+    opening is the reference run's own entries (compared by identity)."""
     project = load(PROJECT)
     defs = project.mantle
     assert defs is not None
@@ -186,6 +187,12 @@ def test_a_variant_played_from_the_reference_run_is_the_variant_played_from_scra
             assert from_run.assertions == scratch.assertions, (case.slug, variant.id)
             assert (from_run.status, from_run.notes) == (scratch.status, scratch.notes)
             kinds.add(variant.kind)
-            resumed += resume_point(run.replay, None, defs, variant) is not None
+            point = resume_point(run.replay, None, defs, variant)
+            if point is not None:
+                # the kept opening is the reference run's own entries, not copies of them
+                opening = len(point[1].events)
+                kept = zip(from_run.events[:opening], run.events[:opening], strict=True)
+                assert all(a is b for a, b in kept)
+                resumed += 1
     assert len(kinds) >= 2, kinds
     assert resumed >= 5, resumed

@@ -303,18 +303,24 @@ async def _driven(
         session, run = await _drive(
             case, target, project, recording or simulator, None, record=recording is not None
         )
-    final = await session.close()
-    events = list(final.events or [])  # the session's own copies: nothing else holds them
+    engine = session.engine
+    engine.flush()  # what closing the session does first: a late write never flushed
+    # the engine's own log, kept instead of the closed session's copy of it: nothing plays
+    # on this engine, an emitted entry is never changed, and a variant's log that starts
+    # from a kept state of the reference run shares that run's very entries (`shared`
+    # then tests identity, not equality, per opening event)
+    events = engine.events
     checked = checked_mantle(case, events, passing if replay is not None else None)
     checks = None
     if checked is not None:
         parsed, results, checks = checked
     else:
+        final = await session.close()
         trace = RunTrace(
             case=case,
             run_index=1,
             turns=(),
-            events=tuple(events),
+            events=tuple(final.events),
             transcript=tuple(run.history),
             final=final,
         )
@@ -325,7 +331,7 @@ async def _driven(
         assertions=results,
         events=events,
         transcript=[(u.role, u.text) for u in run.history],
-        notes=list((final.meta or {}).get("notes") or []),
+        notes=list(engine.notes),
         reached=session.engine.reached,
         replay=_replay(run, recording, events),
         parsed=parsed,
