@@ -3,7 +3,7 @@ the one read afresh, for every form and for values that are not dates or not str
 the arguments a call passes that hold a date the user said (`said_dates`) are read the same
 whether or not a tool result returned that date; a session started again keeps its
 account and log unless new slots name another account; where a step's text sets a field
-is read the same kept or afresh."""
+is read the same kept or afresh; the tools a play looks up are the skill's, read only."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from evalcore.agents.reference import ModelBrain, _procedure, _variants
 from evalcore.agents.reference._engine import ReferenceEngine
+from evalcore.agents.reference._shared import skill_tools
 from evalcore.agents.reference._variants import reformatted, said_date
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import set_at
@@ -96,3 +99,16 @@ def test_where_a_step_sets_a_field_is_read_as_set_at_reads_it() -> None:
             found += set_at(field, text) is not None
     assert found >= 3
     assert _procedure._set_at(defs, "nobody.declared_this", "Set declared_this.") is None
+
+
+def test_the_tools_a_play_looks_up_are_the_skills_tools_read_only() -> None:
+    """`skill_tools` is `tools_for` of the skill, kept and not to be changed by a play."""
+    project = load_project(Path(__file__).resolve().parents[1] / "examples" / "bank")
+    defs = project.mantle
+    assert defs is not None
+    for skill_id in defs.skills:
+        kept = skill_tools(defs, skill_id)
+        assert dict(kept) == defs.tools_for(skill_id)
+        assert skill_tools(defs, skill_id) is kept
+        with pytest.raises(TypeError):
+            kept["another"] = None  # type: ignore[index]

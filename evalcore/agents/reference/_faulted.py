@@ -135,8 +135,9 @@ class FaultedEngine(MantleEngine):
     def emit(self, event: str, **payload: Any) -> None:
         """The event, recorded as the variant lets the model order it: a late write held
         until the runtime's next step, two writes of one step in the other order."""
-        key = payload.get("key")
-        if event == "memory_set" and key is not None and key == self._model_key:
+        key = self._model_key
+        # the write the model makes (`remember` names its key while it records it)
+        if key is not None and event == "memory_set" and payload.get("key") == key:
             if self.freedom("set_late", key):
                 self.held_writes.append((event, payload))
                 return
