@@ -1,6 +1,7 @@
 """A mutant play started from the reference run's kept engine state (`_snapshot.py`,
 `_verify_replay.resume_point`) gives the events of the same mutant played from scratch,
-over every mutant kind the cases reach; an engine restored from a kept state plays on as the
+over every mutant kind the cases reach, and so does an allowed variant's play started from
+the reference run; an engine restored from a kept state plays on as the
 engine it was taken from; no state is kept while a skill's procedure runs."""
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 from agentflows.generate import _verify_play, build_request, run_generation
 from agentflows.generate._verify_play import Played, play, reference, run_case
 from agentflows.generate._verify_replay import resume_point
-from evalcore.agents.reference import mutants, reached
+from evalcore.agents.reference import mutants, reached, variants
 from evalcore.agents.reference._brain import ModelBrain
 from evalcore.agents.reference._engine import ReferenceEngine
 from evalcore.agents.reference._snapshot import restore, running, take
@@ -160,3 +161,38 @@ def test_no_state_is_kept_while_a_procedure_runs(passing) -> None:
         else:
             assert take(engine) is not None
     assert seen_running
+
+
+def test_a_variant_played_from_the_reference_run_is_the_variant_played_from_scratch(
+    passing,
+) -> None:
+    """A variant's play that starts from the reference run (its kept state before the first
+    turn that reaches the variant's freedom, its user's steps while the answers are the
+    same) gives the run, and the results, of the variant played from scratch; its kept
+    opening is the reference run's own entries (compared by identity)."""
+    project = load(PROJECT)
+    defs = project.mantle
+    assert defs is not None
+    kinds: set[str] = set()
+    resumed = 0
+    for case, run in passing:
+        assert run.reached is not None
+        for variant in variants(project):
+            if variant.site not in run.reached:
+                continue
+            target = reference(project, variant=variant)
+            scratch = asyncio.run(play(case, target, project))
+            from_run = asyncio.run(play(case, target, project, run))
+            assert from_run.events == scratch.events, (case.slug, variant.id)
+            assert from_run.assertions == scratch.assertions, (case.slug, variant.id)
+            assert (from_run.status, from_run.notes) == (scratch.status, scratch.notes)
+            kinds.add(variant.kind)
+            point = resume_point(run.replay, None, defs, variant)
+            if point is not None:
+                # the kept opening is the reference run's own entries, not copies of them
+                opening = len(point[1].events)
+                kept = zip(from_run.events[:opening], run.events[:opening], strict=True)
+                assert all(a is b for a, b in kept)
+                resumed += 1
+    assert len(kinds) >= 2, kinds
+    assert resumed >= 5, resumed

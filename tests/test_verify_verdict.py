@@ -1,8 +1,9 @@
 """A mutant play's verdict decided on what its log does not share with the reference run's
 (`agentflows/generate/_verify_verdict.py`) is the verdict of every assertion checked on the
 whole log, for every mutant of `tidewater_core` that its drafted `instrument_time` cases
-reach; a wrong shortcut is caught; the reference run's own results are the runner's; and
-events parsed the fast way are the records the classes' constructors make."""
+reach; a wrong shortcut is caught; a run's own results are the runner's, read alone or
+with the reference run's parse and checks; and events parsed the fast way are the records
+the classes' constructors make."""
 
 from __future__ import annotations
 
@@ -102,16 +103,18 @@ def test_a_wrong_shortcut_is_caught(plays, monkeypatch: pytest.MonkeyPatch) -> N
     assert wrong > 0
 
 
-def test_the_reference_runs_results_are_the_runners(plays) -> None:
+def test_a_runs_results_are_the_runners(plays) -> None:
     failing = 0
     for case, run, logs in plays:
         for events in (run.events, *logs[:6]):
-            checked = checked_mantle(case, events)
-            assert checked is not None
-            parsed, results = checked
-            assert parsed == parse_events(events)
             expected = [r.to_json() for r in evaluate_mantle(case.checks, events)]
-            assert results == expected  # details of passing and failing assertions alike
+            # read on its own, and with the reference run's parse and checks (a variant's run)
+            for passing in (None, run):
+                checked = checked_mantle(case, events, passing)
+                assert checked is not None
+                parsed, results, _ = checked
+                assert parsed == parse_events(events)
+                assert results == expected  # details of passing and failing assertions alike
             failing += any(not r["passed"] for r in results)
     assert failing >= 10
 

@@ -16,6 +16,7 @@ from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.generate._verify_play import play, reference, run_case
 from agentflows.planning import NOT_WRITTEN
 from agentflows.planning._mantle import plan_mantle
+from evalcore.agents.reference import ModelBrain
 from evalcore.definitions import load_project
 from evalcore.testdata import NEGATIVE_ACCOUNT, changed_detail, load_records, one_detail_off
 
@@ -87,3 +88,26 @@ def test_a_negative_no_detail_makes_is_planned_unwritten_not_given_an_invented_c
     assert "comes back negative only on" in plan["too_early"].facts[NOT_WRITTEN]
     plan = {b.case: b for b in plan_mantle(harbor, "verify_policyholder", None).behaviors}
     assert NOT_WRITTEN not in plan["count_attempt"].facts
+
+
+def test_the_reference_agent_reads_a_near_miss_as_one_detail_off_reads_it(harbor) -> None:
+    """`ModelBrain.detail_off` keeps its answer per tool and details (each value with its
+    type): asked again, in another order or with a value of another type, it answers as
+    `one_detail_off` does afresh."""
+    brain = ModelBrain(harbor)
+    records = load_records(HARBOR)
+    told = {"policy_number": "HM-AU-4471028", "date_of_birth": "03/17/1984", "zip_code": "02139"}
+    asked = [
+        told,
+        {**told, "zip_code": "02138"},
+        {"zip_code": "02138", **{k: v for k, v in told.items() if k != "zip_code"}},
+        {**told, "date_of_birth": "03/17/1983"},
+        {**told, "zip_code": 2138},
+        {**told, "zip_code": ["02138"]},  # a detail that is no single value: read afresh
+    ]
+    for _ in range(2):
+        for details in asked:
+            fresh = one_detail_off(details, CHECKED, records)
+            kept = brain.detail_off("verify_policyholder", "verify_policyholder", details)
+            assert kept == fresh, details
+    assert brain.detail_off("verify_policyholder", "verify_policyholder", asked[1])

@@ -332,7 +332,8 @@ async def _kills(
     (`_reach.py`), so it passes too and is not played."""
     gate = asyncio.Semaphore(env.concurrency)
     case = case or run_case(data, env.path, "mantle")[0]  # read once: a play only reads it
-    checks = compiled(case.checks or [])  # read once for all the case's mutant plays
+    # read once for all the case's mutant plays (its reference run read them already)
+    checks = passing.checks if passing.checks is not None else compiled(case.checks or [])
     defs = env.project.mantle
     if passing.reached is not None and defs is not None:
         chosen = [m for m in chosen if reached(m, passing.reached, defs)]

@@ -61,6 +61,9 @@ class Played:
     """The order its mutant plays try the case's checks in (`_verify_verdict`)."""
     firsts: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """Per check: where `events` first matches each of its patterns (`_verify_verdict`)."""
+    checks: list[Any] | None = None
+    """The case's assertions as `compiled` checks (a Mantle run's), read once for the run
+    and the case's variant and mutant plays."""
     steps: list[SimulatorStep] = field(default_factory=list)
     """The simulated user's decisions, in order (a driven run's; what a repair's findings
     say about the user: a fact it lacked, the line after which it stopped)."""
@@ -169,12 +172,21 @@ class _Run:
     replay: Replay | None = None
 
 
-async def play(case: RunCase, target: Any, project: Project | None) -> Played:
+async def play(
+    case: RunCase, target: Any, project: Project | None, passing: Played | None = None
+) -> Played:
     """One run of `case` against `target` with the offline simulator; never raises for the
-    agent's or the simulator's failures (they make an `errored` result)."""
+    agent's or the simulator's failures (they make an `errored` result).
+
+    `passing`: the reference agent's run of this same case, when `target` is one of its
+    allowed variants: the variant's run makes every choice that run made up to the first
+    turn that reaches its freedom (`Variant.site`), so it starts from that run's state
+    before that turn and takes its user's steps while the answers are the same, as a
+    mutant play does (`_verify_replay`). The run is the same; what it keeps of itself is
+    less (no replay or simulator steps of its own: nothing plays from a variant's run)."""
     if _drivable(case, target):
         with contextlib.suppress(Exception):  # the runner's play below says what failed
-            return await _driven(case, target, project)
+            return await _driven(case, target, project, passing)
     try:
         run = await _converse(case, target, project)
         trace = RunTrace(
@@ -270,29 +282,45 @@ async def _drive(
         max_turns=MAX_TURNS,
         simulate_cap=case.simulate.max_turns,
         record=record,
-        resume=resume_point(replay, target.mutant, defs) if defs is not None else None,
+        resume=(
+            resume_point(replay, target.mutant, defs, target.variant) if defs is not None else None
+        ),
     )
     return session, run
 
 
-async def _driven(case: RunCase, target: Any, project: Project | None) -> Played:
+async def _driven(
+    case: RunCase, target: Any, project: Project | None, passing: Played | None = None
+) -> Played:
     """`play` for a drivable case: the same checks on the same events and transcript."""
-    simulator = _simulator(case, project)
-    recording = Recording(simulator) if recordable(simulator) else None
-    session, run = await _drive(
-        case, target, project, recording or simulator, None, record=recording is not None
-    )
-    final = await session.close()
-    events = [dict(e) for e in final.events or []]
-    checked = checked_mantle(case, events)
-    if checked is not None:
-        parsed, results = checked
+    replay = passing.replay if passing is not None and target.variant is not None else None
+    recording: Recording | None = None
+    if replay is not None:
+        session, run = await _drive(case, target, project, _Later(case, project), replay)
     else:
+        simulator = _simulator(case, project)
+        recording = Recording(simulator) if recordable(simulator) else None
+        session, run = await _drive(
+            case, target, project, recording or simulator, None, record=recording is not None
+        )
+    engine = session.engine
+    engine.flush()  # what closing the session does first: a late write never flushed
+    # the engine's own log, kept instead of the closed session's copy of it: nothing plays
+    # on this engine, an emitted entry is never changed, and a variant's log that starts
+    # from a kept state of the reference run shares that run's very entries (`shared`
+    # then tests identity, not equality, per opening event)
+    events = engine.events
+    checked = checked_mantle(case, events, passing if replay is not None else None)
+    checks = None
+    if checked is not None:
+        parsed, results, checks = checked
+    else:
+        final = await session.close()
         trace = RunTrace(
             case=case,
             run_index=1,
             turns=(),
-            events=tuple(events),
+            events=tuple(final.events),
             transcript=tuple(run.history),
             final=final,
         )
@@ -303,10 +331,11 @@ async def _driven(case: RunCase, target: Any, project: Project | None) -> Played
         assertions=results,
         events=events,
         transcript=[(u.role, u.text) for u in run.history],
-        notes=list((final.meta or {}).get("notes") or []),
+        notes=list(engine.notes),
         reached=session.engine.reached,
         replay=_replay(run, recording, events),
         parsed=parsed,
+        checks=checks,
         steps=[step for step, _ in recording.steps] if recording is not None else [],
     )
 

@@ -17,7 +17,8 @@ engine's state at each turn boundary where no skill's procedure runs
 (`evalcore.agents.reference._snapshot`) and the fault sites reached up to each boundary, and
 a mutant's engine starts from the last kept state before the first turn that reaches one of
 its sites (`resume_point`): up to there it would have made every choice the reference agent
-made.
+made. An allowed variant's play starts the same way from the last kept state before the
+first turn that reaches its freedom (`Variant.site`, its one site).
 """
 
 from __future__ import annotations
@@ -47,12 +48,19 @@ class Replay:
     """The engine's state after turn N, where no skill's procedure was running then."""
 
 
-def resume_point(replay: Replay | None, mutant: Any, defs: Any) -> tuple[int, Snapshot] | None:
+def resume_point(
+    replay: Replay | None, mutant: Any, defs: Any, variant: Any = None
+) -> tuple[int, Snapshot] | None:
     """The last kept state of the reference run before the first turn that reaches one of
-    `mutant`'s fault sites (None: none kept, or the kind's sites are not known)."""
-    if replay is None or not replay.states or mutant is None or mutant.kind not in SITES:
+    `mutant`'s fault sites or `variant`'s freedom (`Variant.site`): None where none is
+    kept, where neither is given, or where the mutant kind's sites are not known."""
+    if replay is None or not replay.states or (mutant is None and variant is None):
         return None
-    own = set(sites(mutant, defs))
+    if mutant is not None and mutant.kind not in SITES:
+        return None
+    own = set(sites(mutant, defs)) if mutant is not None else set()
+    if variant is not None:
+        own.add(variant.site)
     first = next((t for t, seen in enumerate(replay.reached) if own & seen), len(replay.reached))
     # turn `first` may go otherwise: the state after turn `first - 1` at the latest
     usable = [t for t in replay.states if t < first and t < len(replay.answers)]

@@ -37,7 +37,8 @@ from evalcore.runner import RunCase
 from ._verify_play import Played, play, reference, run_case
 from ._verify_types import VerifyEnv
 
-#: Variants played per case, at most (each costs one reference play).
+#: Variants played per case, at most (each costs one reference play, from the turn before
+#: its freedom is first reached: `_verify_play.play`).
 MAX_VARIANTS = 8
 #: Kinds in the order they are taken when a case reaches more than `MAX_VARIANTS`: the ones
 #: real reviews found over-specified most often first.
@@ -80,7 +81,7 @@ def on_path(found: list[Variant], record: Played) -> list[Variant]:
     """The variants whose site the reference run passed, at most `MAX_VARIANTS`, spread
     over kinds in `_PRIORITY` order."""
     passed = record.reached or set()
-    reached = [v for v in found if (f"variant:{v.kind}", v.target) in passed]
+    reached = [v for v in found if v.site in passed]
     by_kind: dict[str, list[Variant]] = {}
     for variant in reached:
         by_kind.setdefault(variant.kind, []).append(variant)
@@ -94,14 +95,21 @@ def on_path(found: list[Variant], record: Played) -> list[Variant]:
 
 
 async def _plays(
-    data: dict[str, Any], env: VerifyEnv, chosen: list[Variant], case: RunCase | None = None
+    data: dict[str, Any],
+    env: VerifyEnv,
+    chosen: list[Variant],
+    passing: Played,
+    case: RunCase | None = None,
 ) -> list[tuple[Variant, Played]]:
+    """Each chosen variant's run of `data`, which `passing` (the reference agent's run of
+    it) passes: a variant's run starts from that run where it cannot yet differ (`play`)."""
     gate = asyncio.Semaphore(env.concurrency)
     case = case or run_case(data, env.path, "mantle")[0]
 
     async def one(variant: Variant) -> tuple[Variant, Played]:
+        target = reference(env.project, variant=variant)
         async with gate:
-            return variant, await play(case, reference(env.project, variant=variant), env.project)
+            return variant, await play(case, target, env.project, passing)
 
     return list(await asyncio.gather(*(one(v) for v in chosen)))
 
@@ -134,7 +142,7 @@ async def check_variants(
     outcome = VariantOutcome(data, record, played=[v.id for v in chosen])
     if not chosen:
         return outcome
-    plays = await _plays(data, env, chosen, case)
+    plays = await _plays(data, env, chosen, record, case)
     outcome.passed = [v.id for v, p in plays if p.status == "passed"]
     failing = [(v, p) for v, p in plays if p.status == "failed"]
     if not failing:
@@ -154,7 +162,7 @@ async def check_variants(
         outcome.review = f"{over}; not loosened: {why}"
         return outcome
     replay = await _play(candidate, env)
-    again = await _plays(candidate, env, chosen) if replay.status == "passed" else []
+    again = await _plays(candidate, env, chosen, replay) if replay.status == "passed" else []
     if replay.status != "passed" or any(p.status == "failed" for _, p in again):
         outcome.review = f"{over}; the loosened case still fails"
         return outcome

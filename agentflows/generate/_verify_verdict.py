@@ -92,25 +92,35 @@ def fails(
 
 
 def checked_mantle(
-    case: Any, events: list[dict[str, Any]]
-) -> tuple[tuple[Any, ...], list[dict[str, Any]]] | None:
-    """The reference run's parsed `events` and the case's assertion results on them, as
-    `evaluate_checks` gives them for a Mantle case (each assertion read once, the log parsed
-    once, and that parse kept for the case's mutant plays); None when the case is not a
-    Mantle one with valid assertions (the caller evaluates it the runner's way)."""
+    case: Any, events: list[dict[str, Any]], passing: Any = None
+) -> tuple[tuple[Any, ...], list[dict[str, Any]], list[Any]] | None:
+    """A run's parsed `events`, the case's assertion results on them, as `evaluate_checks`
+    gives them for a Mantle case, and the case's compiled checks (each assertion read once,
+    the log parsed once, and both kept for the case's other plays); None when the case is
+    not a Mantle one with valid assertions (the caller evaluates it the runner's way).
+
+    `passing`: the reference agent's run of this same case (`Played`), when this is a
+    variant's run of it: its compiled checks are the case's, and the opening the two logs
+    share is taken from its parse (each event is parsed on its own: `parse_events`)."""
     if checks_evaluator(case.dialect) is not mantle_checks:
         return None
     items = list(case.checks or [])
-    checks = compiled(items)
+    kept = passing.checks if passing is not None else None
+    checks = kept if kept is not None else compiled(items)
     if checks is None:
         return None
-    parsed = parse_events(events)
+    if passing is not None and passing.parsed is not None:
+        same = shared(events, passing.events)
+        turn = passing.parsed[same - 1].turn if same else 0
+        parsed = passing.parsed[:same] + parse_events(events[same:], first=same, turn=turn)
+    else:
+        parsed = parse_events(events)
     results = []
     for index, (item, check) in enumerate(zip(items, checks, strict=True)):
         verdict = check(parsed)
         kind = str(next(iter(item)))
         results.append(AssertionResult(index, kind, verdict.passed, verdict.detail).to_json())
-    return parsed, results
+    return parsed, results, checks
 
 
 __all__ = ["checked_mantle", "fails", "shared"]

@@ -27,7 +27,7 @@ from ._faults import returned, wrong_value
 from ._listening import Listening
 from ._mantle_engine import CORRECTING, Frame, Procedure, SkillContext, ToolResult, holds
 from ._procedure import Runner
-from ._shared import once
+from ._shared import once, skill_tools
 from ._variants import reformatted, said_date
 
 
@@ -113,7 +113,7 @@ class ReferenceEngine(Listening):
         ):
             self.brain.uncertain_about(self, skill.id, f"requires of {name}")
             return None
-        tool = self.defs.tools_for(skill.id).get(name)
+        tool = skill_tools(self.defs, skill.id).get(name)
         arguments = dict(arguments)
         if self.fault("wrong_argument", name) and arguments:
             chosen = self.told_argument(skill.id, arguments)
@@ -175,12 +175,11 @@ class ReferenceEngine(Listening):
 
     def said_dates(self, arguments: dict[str, Any]) -> list[str]:
         """The arguments holding a date the user said (no tool result returned it)."""
+        dated = [(key, value) for key, value in arguments.items() if said_date(value) is not None]
+        if not dated:  # most calls: no result needs reading
+            return []
         results = [e.get("result") for e in self.events if e["event"] == "tool_executed"]
-        return [
-            key
-            for key, value in arguments.items()
-            if said_date(value) is not None and not any(returned(r, value) for r in results)
-        ]
+        return [key for key, value in dated if not any(returned(r, value) for r in results)]
 
     def told_argument(self, skill_id: str, arguments: dict[str, Any]) -> str:
         """The argument the fault goes into: one whose value the user gave (a field the

@@ -21,7 +21,7 @@ from ._mantle_engine import MantleEngine, MantleFlags
 from ._mantle_words import routing_words
 from ._mutants import Mutant
 from ._reach import WatchedFlags
-from ._variants import Variant
+from ._variants import Variant, variant_site
 
 #: Events a late `memory_set` (`set_late`) is written before: the runtime's own steps.
 _FLUSH = frozenset(
@@ -95,7 +95,7 @@ class FaultedEngine(MantleEngine):
     def freedom(self, kind: str, target: str) -> bool:
         """Whether the variant takes this freedom here; every variant-dependent choice of a
         run asks this, so the site is noted in `reached` as `("variant:<kind>", target)`."""
-        self.reached.add((f"variant:{kind}", target))
+        self.reached.add(variant_site(kind, target))
         variant = self.variant
         return variant is not None and variant.kind == kind and variant.target == target
 
@@ -106,6 +106,8 @@ class FaultedEngine(MantleEngine):
     # --- session ----------------------------------------------------------------------------
 
     def start(self, initial_slots: Any = None) -> None:
+        if self.started and not initial_slots:
+            return  # every user message starts the session again: nothing new to read
         values = {v for v in dict(initial_slots or {}).values() if isinstance(v, str)}
         account = account_of(values)
         if account is not None:  # a later start without slots keeps the session's account
@@ -133,8 +135,9 @@ class FaultedEngine(MantleEngine):
     def emit(self, event: str, **payload: Any) -> None:
         """The event, recorded as the variant lets the model order it: a late write held
         until the runtime's next step, two writes of one step in the other order."""
-        key = payload.get("key")
-        if event == "memory_set" and key is not None and key == self._model_key:
+        key = self._model_key
+        # the write the model makes (`remember` names its key while it records it)
+        if key is not None and event == "memory_set" and payload.get("key") == key:
             if self.freedom("set_late", key):
                 self.held_writes.append((event, payload))
                 return

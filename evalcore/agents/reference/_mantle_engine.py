@@ -82,6 +82,7 @@ from ._mantle_text import (
     yes_or_no,
 )
 from ._mantle_words import FieldWords, SkillWords, field_words, skill_words
+from ._shared import skill_tools
 
 
 class MantleEngine(MantleSession):
@@ -94,7 +95,7 @@ class MantleEngine(MantleSession):
         constraint = skill.tool_constraints.get(name)
         if constraint is not None and not holds(constraint.requires, self.memory):
             return None
-        tool = self.defs.tools_for(skill.id).get(name)
+        tool = skill_tools(self.defs, skill.id).get(name)
         ctx = SkillContext(self, frame)
         if self.flags.fail_tool == name:
             outcome = ToolResult(error=f"{name} is unavailable")

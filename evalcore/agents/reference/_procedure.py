@@ -58,6 +58,7 @@ from ...definitions.skill_model.prose_items import hands_over, with_entry_block
 from ._asking import question_for
 from ._mantle_engine import Procedure, SkillContext
 from ._prose import ProseItem, prose_items
+from ._shared import once, skill_tools
 from ._variants import ask_runs, optional_target
 
 
@@ -148,7 +149,7 @@ class Runner:
         self.ctx = ctx
         self.skill = ctx.skill
         self.model = brain.model(ctx.skill.id)
-        self.tools = ctx.defs.tools_for(ctx.skill.id)
+        self.tools = skill_tools(ctx.defs, ctx.skill.id)
 
     # --- state ---------------------------------------------------------------------------
 
@@ -297,7 +298,7 @@ class Runner:
     def fix_arguments(self, item: ProseItem) -> None:
         """The arguments the calling sentence sets in so many words ("with urgent set to
         true"), kept for the call whenever it runs (`ModelBrain.arguments`)."""
-        tool = self.ctx.defs.tools_for(self.skill.id).get(item.name or "")
+        tool = skill_tools(self.ctx.defs, self.skill.id).get(item.name or "")
         fixed = sentence_arguments(item.sentence, tool) if tool is not None else {}
         if fixed:
             self.ctx.frame.scratch.setdefault(FIXED, {})[item.name] = fixed
@@ -560,14 +561,7 @@ class Runner:
         trip back and set details_verified when they agree"): recorded there, in the order
         the text sets it, not only once the tool that needs it comes to run."""
         ctx = self.ctx
-        marks = [
-            at
-            for key in keys
-            for field in [ctx.defs.memory_field(key)]
-            if field is not None
-            for at in [set_at(field, text)]
-            if at is not None
-        ]
+        marks = [at for key in keys if (at := _set_at(ctx.defs, key, text)) is not None]
         if not marks:
             return
         head = text[: min(marks)]
@@ -579,8 +573,7 @@ class Runner:
         }
         placed = []
         for key in needed:
-            field = ctx.defs.memory_field(key)
-            at = set_at(field, head) if field is not None else None
+            at = _set_at(ctx.defs, key, head)
             if at is not None and (self.model is None or self.model.field(key) is None):
                 placed.append((at, key))
         for _, key in sorted(placed):
@@ -638,6 +631,18 @@ def _records(result: Any) -> list[dict[str, Any]]:
     lists = [v for v in result.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
     listed = [r for v in lists for r in v if isinstance(r, dict)]
     return listed if lists else [result]
+
+
+def _set_at(defs: Any, key: str, text: str) -> int | None:
+    """`set_at` of the declared field `key` in a step's `text` (None for an undeclared
+    key): a reading of the definitions alone, kept per loaded definitions (every play of a
+    step reads the same text again)."""
+
+    def read() -> int | None:
+        field = defs.memory_field(key)
+        return set_at(field, text) if field is not None else None
+
+    return once("set-at", defs, (key, text), read)
 
 
 __all__ = ["FIXED", "Runner"]

@@ -37,6 +37,7 @@ docs/verification.md says more.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -71,6 +72,11 @@ _WHAT = {
 MODEL_SET = frozenset({"prose", "instructions", "request"})
 
 
+def variant_site(kind: str, target: str) -> tuple[str, str]:
+    """Where the engine notes a variant's freedom in `reached` (`FaultedEngine.freedom`)."""
+    return (f"variant:{kind}", target)
+
+
 @dataclass(frozen=True)
 class Variant:
     kind: str
@@ -80,6 +86,12 @@ class Variant:
     @property
     def id(self) -> str:
         return f"{self.kind}:{self.target}"
+
+    @property
+    def site(self) -> tuple[str, str]:
+        """The one site where this variant's run can leave the reference agent's: a run
+        that never reached it plays move for move like the reference run."""
+        return variant_site(self.kind, self.target)
 
     @property
     def behaviour(self) -> str:
@@ -224,6 +236,14 @@ def said_date(value: Any) -> date | None:
     """The date a free-text value states ("8 May 2026", "May 8, 2026", "2026-05-08")."""
     if not isinstance(value, str):
         return None
+    return _said_date(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _said_date(value: str) -> date | None:
+    """`said_date` of a string: asked of every argument of every call of every play (a
+    failed `strptime` costs more than the play's other work on the call), and a function of
+    the string alone."""
     text = value.strip().rstrip(".")
     try:
         return datetime.strptime(text, "%Y-%m-%d").date()
@@ -258,5 +278,6 @@ __all__ = [
     "permitted",
     "reformatted",
     "said_date",
+    "variant_site",
     "variants",
 ]
