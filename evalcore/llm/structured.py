@@ -30,10 +30,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import functools
 import json
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -50,13 +48,13 @@ from langchain_core.messages import (
 )
 from pydantic import BaseModel, ValidationError
 
-from . import _fit, _methods
+from . import _fit, _methods, early
 from ._answers import answer_json, raw_text_of, validate
 from ._retry import backoff_s, endpoint, one_line, raise_rejected, transient_reason
-from ._schema import model_facing
 from .budget import RateBudget, budget_for, estimate_tokens
 from .cache import ResponseCache, cache_key
 from .config import Method, ModelConfig, StructuredMethod, normalize_method
+from .early import output_spec_of as _output_spec
 from .errors import InvalidOutputError, ModelUnavailableError
 from .inflight import request_slot
 from .usage import Usage, cost_usd
@@ -154,7 +152,9 @@ async def structured_call(
             classic_max_tokens=config.self_hosted,
         )
         try:
-            answer = await _ask(runnable, prompt, current, config)
+            answer = await _early(config, prompt, spec, current, call.max_tokens, strict, usage)
+            if answer is None:
+                answer = await _ask(runnable, prompt, current, config)
         except Exception as exc:  # transient → back off and retry; anything else is raised
             reason = _methods.refusal(exc, current) if may_fall_back else None
             following = _methods.next_method(config, current, reason) if reason else None
@@ -270,18 +270,6 @@ def output_spec(
     return spec
 
 
-@functools.lru_cache(maxsize=64)
-def _output_spec(schema: type[BaseModel], strict: bool) -> dict[str, Any]:
-    """Built once per model: generating a case model's JSON Schema takes milliseconds of CPU,
-    which concurrent drafts would otherwise spend again on every call (read-only result).
-    The schema is the grammar-safe, untitled one of `evalcore.llm._schema`."""
-    name = re.sub(r"[^A-Za-z0-9_-]", "_", schema.__name__)[:64]
-    doc = (schema.__doc__ or "").strip().splitlines()
-    description = doc[0] if doc else f"A {schema.__name__} value."
-    body = model_facing(schema.model_json_schema())
-    return {"name": name, "description": description, "parameters": body}
-
-
 # --- one attempt ----------------------------------------------------------------------------
 
 
@@ -327,6 +315,32 @@ async def _ask(
     raw_text = raw_text_of(message)
     parsed, problem = answer_json(message, method, raw_text)
     return _Answer(parsed, problem, raw_text, _message_usage(message, config))
+
+
+async def _early(
+    config: ModelConfig,
+    prompt: list[BaseMessage],
+    spec: dict[str, Any],
+    method: Method,
+    max_tokens: int | None,
+    strict: bool,
+    usage: Usage,
+) -> _Answer | None:
+    """The answer to this attempt's request when it was sent early (`evalcore.llm.early`):
+    only a first `json_schema` attempt can have been, and only a plain finished answer is
+    taken, read as `_ask` reads the client's message."""
+    if method != "json_schema" or usage.calls or not early.pending():
+        return None
+    messages = [(m.type, m.content) for m in prompt]
+    body = early.wire_body(config, messages, spec, max_tokens=max_tokens, strict=strict)  # type: ignore[arg-type]
+    taken = await early.take(config, body)
+    if taken is None:
+        return None
+    message = AIMessage(content=taken.content, response_metadata={"finish_reason": "stop"})
+    parsed, problem = answer_json(message, method, taken.content)
+    return _Answer(
+        parsed, problem, taken.content, _usage(taken.input_tokens, taken.output_tokens, config)
+    )
 
 
 def _budget(config: ModelConfig) -> RateBudget | None:
