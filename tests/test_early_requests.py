@@ -125,10 +125,13 @@ def test_an_early_answer_the_client_would_not_return_is_asked_again(
     assert result.usage.calls == 1
 
 
-def test_nothing_is_sent_early_with_a_rate_budget_or_a_client_header(
+def test_nothing_is_sent_early_where_the_client_would_send_another_request(
     openai_stub: StubOpenAI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert not early.eligible(_config(openai_stub, rpm=60))
+    assert early.eligible(_config(openai_stub))
+    assert not early.eligible(_config(openai_stub, rpm=60))  # the budget paces each call
+    for model in ("o3-mini", "gpt-5"):  # the client rewrites their requests
+        assert not early.eligible(ModelConfig(model=model, api_key=SecretStr("sk-test")))
     monkeypatch.setenv("OPENAI_PROJECT", "proj_1")
     assert not early.eligible(_config(openai_stub))
 

@@ -15,7 +15,9 @@ not a chat completion) is dropped and the client asks again, with its own retrie
 and error reporting, so what a run does with a failing endpoint is unchanged; such an
 endpoint is charged the early request once more. Nothing is sent early for a call with a
 rate budget (`rpm`/`tpm`), an organisation or project header from the environment (the
-client would add it), or a method other than `json_schema`.
+client would add it), a model whose requests the client rewrites, or a method other than
+`json_schema`; and `structured_call` compares the early body with the one the client would
+send before it takes an answer.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
+from ..lexicon.notation.early_model_names import CLIENT_REWRITES
 from . import _fit
 from ._schema import model_facing
 from .config import ModelConfig
@@ -128,6 +131,8 @@ def _client_role(role: str) -> str:
 def eligible(config: ModelConfig) -> bool:
     """Whether a call of `config` may be sent early (see the module docstring)."""
     if config.api_key is None or config.rpm is not None or config.tpm is not None:
+        return False
+    if CLIENT_REWRITES.match(config.model):  # the client's body would not be this one
         return False
     if config.structured not in ("auto", "json_schema"):
         return False

@@ -152,7 +152,7 @@ async def structured_call(
             classic_max_tokens=config.self_hosted,
         )
         try:
-            answer = await _early(config, prompt, spec, current, call.max_tokens, strict, usage)
+            answer = await _early(config, runnable, prompt, current, usage)
             if answer is None:
                 answer = await _ask(runnable, prompt, current, config)
         except Exception as exc:  # transient → back off and retry; anything else is raised
@@ -318,29 +318,35 @@ async def _ask(
 
 
 async def _early(
-    config: ModelConfig,
-    prompt: list[BaseMessage],
-    spec: dict[str, Any],
-    method: Method,
-    max_tokens: int | None,
-    strict: bool,
-    usage: Usage,
+    config: ModelConfig, runnable: Any, prompt: list[BaseMessage], method: Method, usage: Usage
 ) -> _Answer | None:
     """The answer to this attempt's request when it was sent early (`evalcore.llm.early`):
-    only a first `json_schema` attempt can have been, and only a plain finished answer is
-    taken, read as `_ask` reads the client's message."""
+    only a first `json_schema` attempt can have been, the early body must be the one the
+    chat client would send now, and only a plain finished answer is taken, read as `_ask`
+    reads the client's message."""
     if method != "json_schema" or usage.calls or not early.pending():
         return None
-    messages = [(m.type, m.content) for m in prompt]
-    body = early.wire_body(config, messages, spec, max_tokens=max_tokens, strict=strict)  # type: ignore[arg-type]
-    taken = await early.take(config, body)
+    taken = await early.take(config, _client_body(runnable, prompt))
     if taken is None:
         return None
     message = AIMessage(content=taken.content, response_metadata={"finish_reason": "stop"})
     parsed, problem = answer_json(message, method, taken.content)
-    return _Answer(
-        parsed, problem, taken.content, _usage(taken.input_tokens, taken.output_tokens, config)
-    )
+    tokens = _usage(taken.input_tokens, taken.output_tokens, config)
+    return _Answer(parsed, problem, taken.content, tokens)
+
+
+def _client_body(runnable: Any, prompt: list[BaseMessage]) -> dict[str, Any] | None:
+    """The JSON body the bound chat client would post for `prompt` (its `extra_body`
+    merged in, as the OpenAI client does); None for a client that does not say."""
+    build = getattr(getattr(runnable, "bound", None), "_get_request_payload", None)
+    if build is None:
+        return None
+    try:
+        payload = dict(build(prompt, **getattr(runnable, "kwargs", {})))
+    except Exception:  # a client that cannot say asks for itself
+        return None
+    payload.update(payload.pop("extra_body", None) or {})
+    return payload
 
 
 def _budget(config: ModelConfig) -> RateBudget | None:
