@@ -170,8 +170,10 @@ _RUN = textwrap.dedent(
 
 
 def _generate(stub: StubOpenAI, out: Path, cwd: Path, *, at_once: bool) -> dict[str, Any]:
-    argv = ["generate", "card_replace", "--project", str(BANK), "--model", "stub-model"]
-    argv += ["--out", str(out), "--no-cache", "--no-verify", "--concurrency", "3", "--json"]
+    # ten slots take all of the skill's first drafts, past one whose planned case asserts
+    # what an earlier one's does (a twin, never drafted: nothing is sent early for it)
+    argv = ["generate", "dispute_charge", "--project", str(BANK), "--model", "stub-model"]
+    argv += ["--out", str(out), "--no-cache", "--no-verify", "--concurrency", "10", "--json"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASEGEN_")}
     env.update(PYTHONPATH=str(REPO), OPENAI_BASE_URL=stub.base_url, OPENAI_API_KEY=stub.api_key)
     if not at_once:
