@@ -20,6 +20,8 @@ from langchain_core.messages import convert_to_messages
 from pydantic import BaseModel, SecretStr
 from stub_openai import RecordedRequest, StubOpenAI, ok, server_error, stub_fixture
 
+from agentflows.drafting.llm import _mantle
+from agentflows.generate import build_request, run_generation
 from evalcore.llm import ModelConfig, _methods, early, make_chat_model, structured_call
 
 REPO = Path(__file__).resolve().parents[1]
@@ -203,3 +205,39 @@ def test_a_run_sends_its_first_drafts_before_langchain_and_writes_the_same_cases
     for path in written:
         late_text = (tmp_path / "late" / path).read_text("utf-8")
         assert (tmp_path / "early" / path).read_text("utf-8") == late_text
+
+
+def test_the_flow_takes_the_planned_cases_of_the_early_drafts(
+    openai_stub: StubOpenAI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cases planned for the early drafts (and what each asserts, for the look back
+    at twins) are the flow's: no behaviour is planned twice, and every early request's
+    answer is taken (none is asked again)."""
+    openai_stub.handler = lambda request: ok(_words(request))
+    for name in [k for k in os.environ if k.startswith("CASEGEN_")] + ["OPENAI_PROJECT"]:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OPENAI_BASE_URL", openai_stub.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", openai_stub.api_key)
+    monkeypatch.chdir(tmp_path)
+    planned: list[str] = []
+    real_case, real_send = _mantle.planned_case, early.send
+    monkeypatch.setattr(
+        _mantle, "planned_case", lambda ctx: planned.append(ctx.behavior.id) or real_case(ctx)
+    )
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(
+        early, "send", lambda config, body: sent.append(body) or real_send(config, body)
+    )
+    request = build_request(
+        ["dispute_charge"],
+        project=BANK,
+        out=str(tmp_path / "out"),
+        model="stub-model",
+        verify=False,
+        no_cache=True,
+        concurrency=10,
+    )
+    report = asyncio.run(run_generation(request, checkpoints=tmp_path / "runs.sqlite"))
+    assert sent and report["cases"]
+    assert len(planned) == len(set(planned))  # one plan per case
+    assert len(openai_stub.requests) == report["llm"]["calls"]
