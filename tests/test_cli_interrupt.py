@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -36,8 +37,8 @@ MODEL_ENV = ("CASEGEN_MODEL", "OPENAI_MODEL", "CASEGEN_SETTINGS")
 
 
 def _generate_then_signal(stub, tmp_path: Path, signum: int) -> tuple[int, float, str, str]:
-    """Start `generate --json` against `stub`, send `signum` once the model is asked; the
-    exit code, seconds from the signal to the exit, stdout and stderr."""
+    """Start `generate --json` against `stub`, send `signum` once the model is asked and
+    the run id shown; the exit code, seconds from the signal to the exit, stdout and stderr."""
     env = {k: v for k, v in os.environ.items() if k not in MODEL_ENV}
     env.update(
         OPENAI_BASE_URL=stub.base_url,
@@ -58,6 +59,11 @@ def _generate_then_signal(stub, tmp_path: Path, signum: int) -> tuple[int, float
             proc.kill()
             out, err = proc.communicate()
             pytest.fail(f"the model was never called (exit {proc.returncode}): {err[-2000:]}")
+        # A run's first drafts may be asked before its id is shown (they go out while the
+        # flow loads, `agentflows.generate._early`); the run is on once the id is shown.
+        assert proc.stderr is not None
+        shown = select.select([proc.stderr], [], [], max(0.0, deadline - time.monotonic()))[0]
+        first = proc.stderr.readline() if shown else ""
         sent = time.monotonic()
         proc.send_signal(signum)
         try:
@@ -66,7 +72,7 @@ def _generate_then_signal(stub, tmp_path: Path, signum: int) -> tuple[int, float
             proc.kill()
             out, err = proc.communicate()
             pytest.fail(f"still running 30 s after the signal: {err[-2000:]}")
-        return proc.returncode, time.monotonic() - sent, out, err
+        return proc.returncode, time.monotonic() - sent, out, first + err
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -77,17 +77,17 @@ def test_a_plan_edit_to_the_words_keeps_a_twin_comparable() -> None:
     """An opener, intent or criterion edit changes words only: the twin is still found
     before its draft. A fact or an assertion edit may change what the case asserts: left
     to its draft and the dedupe after it."""
-    from agentflows.generate._planned_twins import _comparable
+    from agentflows.generate._planned_twins import comparable
     from agentflows.planning import plan_source
     from evalcore.definitions import load_project
 
     behavior = plan_source(load_project(BANK), "mantle", "human_handoff", None).behaviors[0]
-    assert _comparable(behavior)
-    for op, comparable in (
+    assert comparable(behavior)
+    for op, expected in (
         ("add_criterion", True),
         ("set_opener", True),
         ("set_fact", False),
         ("remove_assertion", False),
     ):
         edited = behavior.model_copy(update={"edits": [{"op": op, "target": behavior.id}]})
-        assert _comparable(edited) is comparable, op
+        assert comparable(edited) is expected, op

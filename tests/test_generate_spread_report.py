@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agentflows.generate import nodes
+from agentflows.generate import _selection
 
 REPO = Path(__file__).resolve().parents[1]
 BANK = REPO / "examples" / "bank"
@@ -25,7 +25,7 @@ def _trim_digressions(behaviors):
 def test_a_trimmed_variation_is_listed_with_its_reason(
     tmp_path: Path, run_cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(nodes, "spread", _trim_digressions)
+    monkeypatch.setattr(_selection, "spread", _trim_digressions)
     out = tmp_path / "out"
     code, stdout, _ = run_cli(
         "generate",

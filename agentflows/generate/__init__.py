@@ -10,6 +10,7 @@ cases that were already drafted.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -21,7 +22,7 @@ from pydantic import ValidationError
 from evalcore.definitions import find_project, load_project
 from evalcore.dialects import dialect_for_kind, get_dialect
 from evalcore.errors import UserError
-from evalcore.llm import resolve_model_config
+from evalcore.llm import ModelConfig, early, resolve_model_config
 from evalcore.workdir import ensure_dir
 
 from .._store import open_store, refused
@@ -29,11 +30,14 @@ from ..doctor import preflight
 from ..drafting import DraftEngine, make_engine
 from ..planning import resolve_targets
 from ._checkpoints import DEFAULT_KEEP_RUNS, DURABILITY, prune_runs
+from ._early import send_first_drafts
 from ._engines import differing
 from ._gc import collector_paused
 from ._prewrite import prewrite
 from .context import GenerateContext, GenerateRequest, now_iso
 from .state import resumable
+
+log = logging.getLogger("casegen.generate")
 
 DEFAULT_CHECKPOINTS = Path(".casegen/checkpoints.sqlite")
 
@@ -143,7 +147,37 @@ async def _run_generation(
     keep_runs: int,
 ) -> dict[str, Any]:
     if engine is None and request is not None:
-        _preflight(request)  # before LangGraph and the client stack load: seconds saved
+        config = _preflight(request)  # before LangGraph and the client stack load
+        project = request.loaded_project()
+        if config is not None and project is not None and resume is None:
+            try:
+                send_first_drafts(request, project, config)  # answered while they load
+            except Exception:  # a head start only: the flow plans and reports on its own
+                log.debug("no early drafts", exc_info=True)
+    try:
+        return await _flow(
+            request,
+            resume=resume,
+            engine=engine,
+            checkpoints=checkpoints,
+            on_update=on_update,
+            on_start=on_start,
+            keep_runs=keep_runs,
+        )
+    finally:  # what the run did not take is not another run's
+        early.forget()
+
+
+async def _flow(
+    request: GenerateRequest | None,
+    *,
+    resume: str | None,
+    engine: DraftEngine | None,
+    checkpoints: Path,
+    on_update: UpdateHandler | None,
+    on_start: Callable[[str], None] | None,
+    keep_runs: int,
+) -> dict[str, Any]:
     # LangGraph and its SQLite saver load here, not at import: commands that never
     # generate (validate, sources, --help) start without them.
     # start-up: langgraph, langchain_core, langsmith and 25 casegen modules
@@ -168,14 +202,18 @@ async def _run_generation(
             payload = {"request": request.model_dump(mode="json")}
         if engine is None and resume is not None:
             _preflight(request)
+        project = request.loaded_project() or load_project(Path(request.project))
+        head = request.kept_head(project) if resume is None else None
         context = GenerateContext(
             request=request,
-            project=request.loaded_project() or load_project(Path(request.project)),
+            project=project,
             dialect=get_dialect(request.dialect),
             engine=engine
             or make_engine(request.model, no_cache=request.no_cache, start=request.project),
             run_id=run_id,
             started_at=started_at,
+            planned_marks=dict(head.marks) if head is not None else {},
+            planned_cases=dict(head.cases) if head is not None else {},
         )
         if on_start is not None:
             on_start(run_id)
@@ -209,15 +247,17 @@ def _resumable_ids(values: dict[str, Any]) -> list[str]:
     return [key for key, work in (values.get("cases") or {}).items() if resumable(work)]
 
 
-def _preflight(request: GenerateRequest) -> None:
+def _preflight(request: GenerateRequest) -> ModelConfig | None:
     """A run with a model: stop before planning when its endpoint is down or refuses the
-    key (`EndpointError`), instead of every case retrying into it."""
+    key (`EndpointError`), instead of every case retrying into it; the run's model
+    configuration (None: offline)."""
     if request.model == "offline":
-        return
+        return None
     config = resolve_model_config(request.model, start=request.project)
     if config is None:
-        return
+        return None
     preflight(config)
+    return config
 
 
 __all__ = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..drafting import DraftContext
+from ..drafting.llm import planned_drafting
 from .context import GenerateContext
 
 #: The label of a model-drafted case none of whose words were usable.
@@ -31,9 +32,6 @@ def model_parts(
     `document`: that plan's document, when the engine kept it (`DraftResult.planned`)."""
     if ctx.engine.name == "offline" or data is None:
         return []
-    # start-up: langchain_core, langchain_openai, langsmith and 17 casegen modules
-    from ..drafting.llm import planned_drafting
-
     planned = planned_drafting(ctx.request.dialect)
     if planned is None:
         return ["*"]

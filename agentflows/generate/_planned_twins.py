@@ -19,11 +19,11 @@ from types import ModuleType
 from typing import Any
 
 from evalcore.dedupe import Fingerprint, fingerprint
-from evalcore.dialects import get_dialect, load_entry
+from evalcore.dialects import Dialect, get_dialect, load_entry
 
 from ..drafting import DraftContext, Usage
 from ..planning import NOT_WRITTEN, Behavior
-from ._routes import siblings
+from ._siblings import siblings
 from .context import GenerateContext
 from .state import CaseWork
 
@@ -37,8 +37,13 @@ def asserted(mark: Fingerprint) -> frozenset[str]:
 
 def case_mark(ctx: GenerateContext, data: dict[str, Any]) -> Fingerprint:
     """The fingerprint `dedupe` compares: the case's first unit's."""
-    units = [unit for _, unit in ctx.dialect.case_units(data)]
-    return fingerprint(units[0], ctx.dialect)
+    return dialect_mark(ctx.dialect, data)
+
+
+def dialect_mark(dialect: Dialect, data: dict[str, Any]) -> Fingerprint:
+    """`case_mark` for a case of `dialect`, before a run's context exists (`_early`)."""
+    units = [unit for _, unit in dialect.case_units(data)]
+    return fingerprint(units[0], dialect)
 
 
 def twin_work(
@@ -50,13 +55,13 @@ def twin_work(
     whole."""
     planned = _planning(ctx)
     order = [raw["id"] for raw in ctx.planned_order]
-    if planned is None or behavior.id not in order or not _comparable(behavior):
+    if planned is None or behavior.id not in order or not comparable(behavior):
         return None
     marks = _marks(ctx, planned, ctx.planned_order[order.index(behavior.id)])
     if not marks:
         return None
     for raw in ctx.planned_order[: order.index(behavior.id)]:
-        if _comparable(Behavior.model_validate(raw)) and _marks(ctx, planned, raw) == marks:
+        if comparable(Behavior.model_validate(raw)) and _marks(ctx, planned, raw) == marks:
             found = ctx.planned_cases.pop(behavior.id, None)
             return _duplicate(task_behavior, found[0] if found else None, raw["id"])
     return None
@@ -73,7 +78,7 @@ def _planning(ctx: GenerateContext) -> ModuleType | None:
 _ASSERTING_EDITS = frozenset({"set_fact", "add_assertion", "remove_assertion"})
 
 
-def _comparable(behavior: Behavior) -> bool:
+def comparable(behavior: Behavior) -> bool:
     """A behaviour whose draft's assertions are its planned case's: no plan edit that may
     change them (an opener, an intent or a criterion changes words only), and planned to be
     drafted at all."""
@@ -118,4 +123,4 @@ def _duplicate(behavior: dict[str, Any], data: dict[str, Any] | None, twin: str)
     )
 
 
-__all__ = ["asserted", "case_mark", "twin_work"]
+__all__ = ["asserted", "case_mark", "comparable", "dialect_mark", "twin_work"]

@@ -3,10 +3,11 @@ for the offline engine), and each case's sibling titles."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from langgraph.types import Send
 
+from ._siblings import siblings
 from .state import DraftTask, GenerateState, resumable
 
 
@@ -34,24 +35,6 @@ def route_drafts(state: GenerateState) -> list[Send] | Literal["validate"]:
     return [
         Send("draft", DraftTask(behavior=group[0]["behavior"], work=None, siblings=[], batch=group))
         for group in by_source.values()
-    ]
-
-
-def siblings(
-    behavior: dict[str, Any],
-    behaviors: list[dict[str, Any]],
-    titles: dict[str, list[str]] | None = None,
-) -> list[str]:
-    """Titles of the other behaviours of the same source, in plan order."""
-    if titles is None:
-        return [
-            b["title"] for b in behaviors if b["source"] == behavior["source"] and b is not behavior
-        ]
-    same = titles[behavior["source"]]
-    if same.count(behavior["title"]) == 1:
-        return [t for t in same if t != behavior["title"]]
-    return [  # two behaviours with one title: only this one is left out
-        b["title"] for b in behaviors if b["source"] == behavior["source"] and b is not behavior
     ]
 
 

@@ -27,6 +27,19 @@ DEFAULT_REPAIR_ROUNDS = 3
 MAX_REPAIR_ROUNDS = 10
 
 
+@dataclass
+class HeadStart:
+    """A new run's targets planned before the flow loads, and the planned cases of the
+    drafts sent early (`_early`), so the flow plans neither again: its plan step takes the
+    plans and its drafts' look back (`_planned_twins`) the cases and what they assert."""
+
+    plans: list[Any]
+    cases: dict[str, tuple[dict[str, Any], Any]] = field(default_factory=dict)
+    """Behaviour id → its planned case and script (`GenerateContext.planned_cases`)."""
+    marks: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Behaviour id → what its planned case asserts (`GenerateContext.planned_marks`)."""
+
+
 class GenerateRequest(BaseModel):
     """Everything `casegen generate` (or the MCP tool) asks for; stored in the checkpoint."""
 
@@ -57,6 +70,10 @@ class GenerateRequest(BaseModel):
     read for: the run uses that reading instead of parsing every file again. Never
     checkpointed; a request read back (`--resume`) or pointed elsewhere reads its project."""
 
+    _head: tuple[tuple[Any, ...], HeadStart] | None = PrivateAttr(default=None)
+    """What was worked out before the flow for the run's early drafts (`keep_head`);
+    never checkpointed."""
+
     def loaded_project(self) -> Project | None:
         """The project read for this request, when it was read for `project` as it is now."""
         if self._loaded is not None and self._loaded[0] == self.project:
@@ -65,6 +82,20 @@ class GenerateRequest(BaseModel):
 
     def keep_project(self, project: Project) -> None:
         self._loaded = (self.project, project)
+
+    def keep_head(self, project: Project, head: HeadStart) -> None:
+        """Keep the plans and planned cases of `project` made before the flow (for the
+        run's early drafts): the flow then takes them instead of planning again."""
+        self._head = (self._plan_key(project), head)
+
+    def kept_head(self, project: Project) -> HeadStart | None:
+        """What was kept for `project` and this request's targets, dialect and direction."""
+        if self._head is not None and self._head[0] == self._plan_key(project):
+            return self._head[1]
+        return None
+
+    def _plan_key(self, project: Project) -> tuple[Any, ...]:
+        return (id(project), self.project, self.dialect, tuple(self.targets), self.direction)
 
     def out_dir(self, source: str) -> Path:
         """One folder per target, as by default: `--out DIR` for one target is that folder,

@@ -27,7 +27,8 @@ from evalcore.repair import repair_data
 from evalcore.validation import check_data
 
 from ..drafting import DraftContext, DraftResult, Usage
-from ..planning import NOT_WRITTEN, Behavior, plan_source, select, spread
+from ..planning import NOT_WRITTEN, Behavior, plan_source
+from . import _selection
 from ._dedupe import Pool
 from ._engines import model_parts, without_fixed
 from ._planned_twins import asserted, case_mark, twin_work
@@ -76,15 +77,12 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     request = ctx.request
     plans: list[dict[str, Any]] = []
     usage = Usage()
-    chosen: list[Behavior] = []
+    refined: list[list[Behavior]] = []
     for source_plan, behaviors, spent in await _planned(ctx):
         usage = usage + spent
-        chosen += select(behaviors, count=request.count, types=request.types)
+        refined.append(behaviors)
         plans.append(source_plan.model_dump(mode="json"))
-    trimmed: list[Behavior] = []
-    if request.count is None and not request.types and not request.direction:
-        # what was asked for is kept whole; a plain run spreads its cases over the skills
-        chosen, trimmed = spread(chosen)
+    chosen, trimmed = _selection.chosen(refined, request)
     selected = [b.model_dump(mode="json") for b in chosen]
     left_out = [{"behavior": b.id, "reason": SPREAD_REASON} for b in trimmed]
     ctx.planned_order = selected
@@ -102,10 +100,15 @@ async def _planned(ctx: GenerateContext) -> list[tuple[Any, list[Behavior], Usag
     not one after another; the answers are taken in the targets' order, so the result is
     what refining them one by one gives, and a failed request raises its own error."""
     request = ctx.request
-    plans = [
-        plan_source(ctx.project, request.dialect, source, request.direction)
-        for source in request.targets
-    ]
+    head = request.kept_head(ctx.project)
+    plans = (
+        [
+            plan_source(ctx.project, request.dialect, source, request.direction)
+            for source in request.targets
+        ]
+        if head is None
+        else head.plans
+    )
     if ctx.engine.name == "offline":
         return [(plan, plan.behaviors, Usage()) for plan in plans]
     places = asyncio.Semaphore(request.concurrency)

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-
-from langchain_core.messages import BaseMessage
+from typing import TYPE_CHECKING
 
 from .errors import ModelRequestError
+
+if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
 
 #: Characters per token assumed when fitting. Lower than the 4 of the rate budget's
 #: estimate: small models' tokenizers split JSON and ids finely, and an estimate that is

@@ -30,10 +30,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import functools
 import json
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -50,13 +48,13 @@ from langchain_core.messages import (
 )
 from pydantic import BaseModel, ValidationError
 
-from . import _fit, _methods
+from . import _fit, _methods, early
 from ._answers import answer_json, raw_text_of, validate
 from ._retry import backoff_s, endpoint, one_line, raise_rejected, transient_reason
-from ._schema import model_facing
 from .budget import RateBudget, budget_for, estimate_tokens
 from .cache import ResponseCache, cache_key
 from .config import Method, ModelConfig, StructuredMethod, normalize_method
+from .early import output_spec_of as _output_spec
 from .errors import InvalidOutputError, ModelUnavailableError
 from .inflight import request_slot
 from .usage import Usage, cost_usd
@@ -154,7 +152,9 @@ async def structured_call(
             classic_max_tokens=config.self_hosted,
         )
         try:
-            answer = await _ask(runnable, prompt, current, config)
+            answer = await _early(config, runnable, prompt, current, usage)
+            if answer is None:
+                answer = await _ask(runnable, prompt, current, config)
         except Exception as exc:  # transient → back off and retry; anything else is raised
             reason = _methods.refusal(exc, current) if may_fall_back else None
             following = _methods.next_method(config, current, reason) if reason else None
@@ -270,18 +270,6 @@ def output_spec(
     return spec
 
 
-@functools.lru_cache(maxsize=64)
-def _output_spec(schema: type[BaseModel], strict: bool) -> dict[str, Any]:
-    """Built once per model: generating a case model's JSON Schema takes milliseconds of CPU,
-    which concurrent drafts would otherwise spend again on every call (read-only result).
-    The schema is the grammar-safe, untitled one of `evalcore.llm._schema`."""
-    name = re.sub(r"[^A-Za-z0-9_-]", "_", schema.__name__)[:64]
-    doc = (schema.__doc__ or "").strip().splitlines()
-    description = doc[0] if doc else f"A {schema.__name__} value."
-    body = model_facing(schema.model_json_schema())
-    return {"name": name, "description": description, "parameters": body}
-
-
 # --- one attempt ----------------------------------------------------------------------------
 
 
@@ -327,6 +315,38 @@ async def _ask(
     raw_text = raw_text_of(message)
     parsed, problem = answer_json(message, method, raw_text)
     return _Answer(parsed, problem, raw_text, _message_usage(message, config))
+
+
+async def _early(
+    config: ModelConfig, runnable: Any, prompt: list[BaseMessage], method: Method, usage: Usage
+) -> _Answer | None:
+    """The answer to this attempt's request when it was sent early (`evalcore.llm.early`):
+    only a first `json_schema` attempt can have been, the early body must be the one the
+    chat client would send now, and only a plain finished answer is taken, read as `_ask`
+    reads the client's message."""
+    if method != "json_schema" or usage.calls or not early.pending():
+        return None
+    taken = await early.take(config, _client_body(runnable, prompt))
+    if taken is None:
+        return None
+    message = AIMessage(content=taken.content, response_metadata={"finish_reason": "stop"})
+    parsed, problem = answer_json(message, method, taken.content)
+    tokens = _usage(taken.input_tokens, taken.output_tokens, config)
+    return _Answer(parsed, problem, taken.content, tokens)
+
+
+def _client_body(runnable: Any, prompt: list[BaseMessage]) -> dict[str, Any] | None:
+    """The JSON body the bound chat client would post for `prompt` (its `extra_body`
+    merged in, as the OpenAI client does); None for a client that does not say."""
+    build = getattr(getattr(runnable, "bound", None), "_get_request_payload", None)
+    if build is None:
+        return None
+    try:
+        payload = dict(build(prompt, **getattr(runnable, "kwargs", {})))
+    except Exception:  # a client that cannot say asks for itself
+        return None
+    payload.update(payload.pop("extra_body", None) or {})
+    return payload
 
 
 def _budget(config: ModelConfig) -> RateBudget | None:

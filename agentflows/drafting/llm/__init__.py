@@ -10,10 +10,28 @@ the plan only by `PlanEdit`s, each justified by a definition line and checked (`
 
 from __future__ import annotations
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from ._context import definition_ids, definition_text
 from ._edits import EditQuote, EditRefused, PlanEdit
-from ._engine import DraftingError, LLMEngine, dump_case, planned_drafting
 from ._plan import PlannedBehavior, RefinedPlan, merge_plan
+from ._planned_entry import planned_drafting
+
+if TYPE_CHECKING:
+    from ._engine import DraftingError, LLMEngine, dump_case
+
+#: The engine imports the chat client stack (LangChain, the OpenAI SDK): it loads on first
+#: use, so a run's first prompts are rendered (and sent early, `evalcore.llm.early`) from
+#: this package's light modules before it.
+_LAZY = frozenset({"DraftingError", "LLMEngine", "dump_case"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(import_module(f"{__name__}._engine"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DraftingError",

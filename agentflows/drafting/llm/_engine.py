@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from evalcore.definitions import Project
-from evalcore.dialects import get_dialect, load_entry
+from evalcore.dialects import get_dialect
 from evalcore.errors import ConfigError
 from evalcore.findings import Finding
 from evalcore.llm import (
@@ -36,18 +36,9 @@ from .._engine import DraftContext, DraftResult
 from ._context import definition_ids, definition_text
 from ._edits import apply_edits, attach_edits
 from ._plan import NOT_NEEDED, RefinedPlan, covered_elements, lean_ids, merge_plan, plan_view
+from ._planned_entry import planned_drafting
 
 log = logging.getLogger("casegen.llm")
-
-
-def planned_drafting(dialect: str) -> ModuleType | None:
-    """The plan-based drafting module of `dialect` (`Dialect.planned_drafting`: the model
-    writes the words, the plan keeps the ids and assertions), None for dialects drafted whole.
-    It offers `WORDS` (the answer model), `planned_case`, `prompt_values`, `merge_words`
-    (with `plan=`, the plan a repair's words are checked against, and `ctx=`, the case's
-    draft context) and `keep_planned`."""
-    entry = get_dialect(dialect).planned_drafting
-    return load_entry(entry) if entry else None
 
 
 class DraftingError(RuntimeError):
