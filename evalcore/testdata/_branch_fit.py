@@ -20,6 +20,7 @@ generation day: the case's days come after it, so the check fails whatever day i
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -94,7 +95,15 @@ def own_records(caller: Caller) -> list[Mapping[str, Any]]:
 
 def held_values(records: DataRecords, caller: Caller) -> list[Held]:
     """The values of the caller's own records and of the other files' records that carry
-    one of their ids (one hop: a segment's flight -> that flight's row)."""
+    one of their ids (one hop: a segment's flight -> that flight's row). Found once per
+    caller's records and files (`DataRecords.derived`): a case scores every caller by them,
+    and every file is scanned for each."""
+    key = ("held_values", id(caller.record), id(caller.within))
+    pinned = (caller.record, caller.within)
+    return list(records.derived(key, pinned, lambda: _held_values(records, caller)))
+
+
+def _held_values(records: DataRecords, caller: Caller) -> tuple[Held, ...]:
     own = own_records(caller)
     out = [Held(str(v), k, r, "") for r in own for k, v in _nested(r)]
     ids = {str(v).strip().lower() for r in own for k, v in _nested(r) if _id_like(k, v)}
@@ -109,7 +118,7 @@ def held_values(records: DataRecords, caller: Caller) -> list[Held]:
                 continue
             name, by_item = collection.name, not links & top
             out += [Held(str(v), k, record, name, by_item) for k, v in record.items() if _scalar(v)]
-    return out
+    return tuple(out)
 
 
 def _own_collection(records: DataRecords, own: list[Mapping[str, Any]]) -> Collection | None:
@@ -232,17 +241,33 @@ def ruled_out(caller: Caller, prose: Iterable[str]) -> str | None:
     """The value of the caller's own records that a sentence of the branch's prose rules
     out ("basic fares cannot be changed" for `fare_family: basic`: the word names the
     value and the next one the key), as `fare_family basic`, else None."""
-    own = [(k, str(v)) for r in own_records(caller) for k, v in r.items() if _scalar(v)]
-    for text in prose:
-        for match in _RULED_OUT.finditer(" ".join(text.split())):
-            words = [w.lower() for w in re.findall(r"[\w-]+", match["what"])]
-            for index, word in enumerate(words):
-                following = [w.rstrip("s") for w in words[index + 1 :]]
-                for key, value in own:
-                    key_words = re.split(r"[_\W]+", key.lower())
-                    if value.lower() == word and any(f in key_words for f in following):
-                        return f"{key} {value}"
+    ruling = [pair for text in prose for pair in _ruling_words(text)]
+    if not ruling:
+        return None
+    own = [
+        (k, str(v), re.split(r"[_\W]+", k.lower()))
+        for r in own_records(caller)
+        for k, v in r.items()
+        if _scalar(v)
+    ]
+    for word, following in ruling:
+        for key, value, key_words in own:
+            if value.lower() == word and any(f in key_words for f in following):
+                return f"{key} {value}"
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _ruling_words(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(word, the words after it with a plural's `s` dropped) for each word of each phrase
+    of `text` that rules something out, in order: the same sentences are read for every
+    caller a case scores (`ruled_out`)."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for match in _RULED_OUT.finditer(" ".join(text.split())):
+        words = [w.lower() for w in re.findall(r"[\w-]+", match["what"])]
+        for index, word in enumerate(words):
+            out.append((word, tuple(w.rstrip("s") for w in words[index + 1 :])))
+    return tuple(out)
 
 
 def acted_on(skill_id: str, fields: Iterable[str]) -> set[str]:

@@ -13,12 +13,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import operator
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .._readbytes import RefusedFile, read_limited
 from .._sha256 import sha256
@@ -31,6 +32,7 @@ from ._slots import upcoming
 _NAME_KEYS = ("full_name", "holder_name", "customer_name", "name", "holder", "owner")
 _MAX_BYTES = 2_000_000
 _INACTIVE = INACTIVE
+T = TypeVar("T")
 #: Record keys whose false value says the record is out of standing (`active: false`).
 _STANDING_FLAGS = frozenset(
     p + w
@@ -82,6 +84,24 @@ class DataRecords:
     `initial_value`): a record carrying the key is the caller's only with that value, and a
     case draws the caller's own records (a router of customer 123, not of customer 124)."""
     _held: set[str] | None = field(default=None, repr=False, compare=False)
+    _derived: dict[Hashable, tuple[tuple[object, ...], Any]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def derived(self, key: Hashable, pinned: tuple[object, ...], build: Callable[[], T]) -> T:
+        """`build()` once per `key` for these files: what is derived from them and from the
+        objects `pinned` (which `key` names by identity: a caller's record) is asked again
+        for every case, and neither changes once read. The entry keeps `pinned` and the
+        files, so it answers only while the ids in `key` are still those objects'; a copy
+        made by `dataclasses.replace` (another `identity`, the same files) shares it."""
+        pinned = (self.collections, *pinned)
+        entry = self._derived.get(key)
+        kept = entry[0] if entry is not None else ()
+        if entry is not None and len(kept) == len(pinned) and all(map(operator.is_, kept, pinned)):
+            return entry[1]  # type: ignore[no-any-return]
+        value = build()
+        self._derived[key] = (pinned, value)
+        return value
 
     def defines(self, value: str) -> bool:
         """Whether a record of the project's data files holds `value` (`R-30418`, `mchen`):

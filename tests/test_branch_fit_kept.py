@@ -1,0 +1,94 @@
+"""What a case's caller scoring derives from the project's records is found once per caller.
+
+Every Mantle case scores every caller of the project (`_mantle_caller_fit`), and each score
+read the caller's values by scanning every data file (`held_values`) three times, and read
+each ruling sentence of the branch's prose again per caller (`ruled_out`): a third of the
+time of writing a case on a project with a handful of callers. The values are kept with
+the records (`DataRecords.derived`) and the sentences' ruling words by their text; the
+answers are the same.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from evalcore.testdata import Collection, DataRecords, _branch_fit, callers_in, ruled_out
+from evalcore.testdata._branch_fit import _RULED_OUT, held_values, own_records
+
+SAILINGS = Collection(
+    "sailings",
+    (
+        {"ref": "KT4QZ", "lead": "T1", "fare_family": "basic", "cabin_class": "upper",
+         "legs": [{"crossing": "FX2041"}],
+         "travellers": [{"id": "T1", "first": "Ines", "last": "Marchetti"}]},
+        {"ref": "WB7RN", "lead": "T1", "fare_family": "flex", "cabin_class": "economy",
+         "legs": [{"crossing": "FX3310"}],
+         "travellers": [{"id": "T1", "first": "Oskar", "last": "Lindahl"}]},
+    ),
+)  # fmt: skip
+CROSSINGS = Collection(
+    "crossings",
+    ({"crossing": "FX2041", "status": "delayed"}, {"crossing": "FX3310", "status": "cancelled"}),
+)
+
+
+def _callers(records: DataRecords) -> dict[str, Any]:
+    return {c.name: c for c in callers_in(records)}
+
+
+def test_a_callers_values_are_found_once_per_caller_and_files(monkeypatch) -> None:
+    records = DataRecords([SAILINGS, CROSSINGS])
+    callers = _callers(records)
+    scans: list[str] = []
+    real = _branch_fit._held_values
+    monkeypatch.setattr(
+        _branch_fit, "_held_values", lambda r, c: scans.append(c.name) or real(r, c)
+    )
+    first = held_values(records, callers["Ines"])
+    assert held_values(records, callers["Ines"]) == first == list(real(records, callers["Ines"]))
+    # a copy with another identity (`build_script`'s) reads the same files: kept too
+    assert held_values(replace(records, identity={"id": "T1"}), callers["Ines"]) == first
+    assert scans == ["Ines"]
+    assert {h.value for h in first} >= {"delayed", "basic"}
+    held_values(records, callers["Oskar"])
+    assert scans == ["Ines", "Oskar"]
+    # other files are other values: no answer of the first files is given for them
+    alone = DataRecords([SAILINGS])
+    assert "delayed" not in {h.value for h in held_values(alone, callers["Ines"])}
+    assert scans == ["Ines", "Oskar", "Ines"]
+
+
+def _ruled_out_by_each_sentence(caller: Any, prose: list[str]) -> str | None:
+    """`ruled_out` as it read every sentence for every caller."""
+    own = [(k, str(v)) for r in own_records(caller) for k, v in r.items() if isinstance(v, str)]
+    for text in prose:
+        for match in _RULED_OUT.finditer(" ".join(text.split())):
+            words = [w.lower() for w in re.findall(r"[\w-]+", match["what"])]
+            for index, word in enumerate(words):
+                following = [w.rstrip("s") for w in words[index + 1 :]]
+                for key, value in own:
+                    key_words = re.split(r"[_\W]+", key.lower())
+                    if value.lower() == word and any(f in key_words for f in following):
+                        return f"{key} {value}"
+    return None
+
+
+def test_ruled_out_answers_as_reading_each_sentence_for_each_caller() -> None:
+    records = DataRecords([SAILINGS, CROSSINGS])
+    proses = [
+        ["Basic fares cannot be changed.", "Economy cabins may not be upgraded."],
+        ["Flex  fares\ncannot be changed after departure."],
+        ["Economy class cabins can't be upgraded.", "Basic fares cannot be changed."],
+        ["Nothing here is ruled out."],
+        [],
+    ]
+    answers = set()
+    for caller in callers_in(records):
+        for prose in proses:
+            answer = ruled_out(caller, prose)
+            assert answer == _ruled_out_by_each_sentence(caller, prose)
+            assert ruled_out(caller, prose) == answer  # and again, from the kept words
+            answers.add(answer)
+    assert {"fare_family basic", "fare_family flex", None} <= answers
