@@ -1,0 +1,73 @@
+"""Whether a field is set to a pick among a tool's options is read once per project and field.
+
+The offline drafter asks it of every field the path walks, for every case (`_mantle_script`,
+`_mantle_facts`), and each ask split and searched the skill's prose again. What the texts
+say is read once per loaded project and field; only the paragraphs' `if:` are weighed per
+path, so the answer on each path is as before.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skill_model_fixtures import INTEGRATIONS, write_project
+
+from agentflows.drafting.offline import _mantle_picked
+from agentflows.drafting.offline._mantle_picked import picked_from_offer
+from evalcore.definitions import load_project
+
+REBOOK = {
+    "agent.yml": "agent:\n  persona: You help passengers of an airline change flights.\n",
+    "integrations.yml": INTEGRATIONS,
+    "skills/rebook/skill.md": """\
+---
+name: Rebook
+description: The passenger changes their flight.
+---
+
+Help the passenger change their flight. Ask which way they want to search.
+
+if: rebook.mode == "search"
+Call `@tool.search_flights` and offer at most three options. Set new_flight to the flight
+number they pick.
+
+if: rebook.mode == "own"
+Ask for the flight they want and set new_flight to the one they name.
+""",
+    "skills/rebook/memory.yml": (
+        "schema:\n  public:\n"
+        "    mode:\n      type: categorical\n      values: [search, own]\n"
+        "      llm_settable: true\n"
+        "    new_flight:\n      type: text\n      llm_settable: true\n"
+    ),
+    "skills/rebook/tools.py": """\
+from rasa.tools import tool, ToolContext
+
+
+@tool(description="Search flights.")
+async def search_flights(context: ToolContext = None):
+    return {"flights": ["SK1182"]}
+""",
+}
+
+
+def test_a_pick_among_a_tools_options_is_read_once_and_weighed_per_path(
+    tmp_path: Path, monkeypatch
+) -> None:
+    defs = load_project(write_project(tmp_path, REBOOK)).mantle
+    assert defs is not None
+    field = defs.memory_field("rebook.new_flight")
+    assert field is not None
+    reads: list[str] = []
+    real = _mantle_picked._offer_sets
+    monkeypatch.setattr(
+        _mantle_picked, "_offer_sets", lambda d, s, f: reads.append(f.name) or real(d, s, f)
+    )
+    assert picked_from_offer(defs, field)  # no path: every paragraph
+    assert picked_from_offer(defs, field, {"rebook.mode": "search"})
+    assert not picked_from_offer(defs, field, {"rebook.mode": "own"})
+    assert not picked_from_offer(defs, field, {})
+    assert reads == ["new_flight"]
+    mode = defs.memory_field("rebook.mode")
+    assert mode is not None and not picked_from_offer(defs, mode)
+    assert reads == ["new_flight", "mode"]
