@@ -12,9 +12,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import date
 from typing import Any
 
-from evalcore.testdata import Collection, DataRecords, _branch_fit, callers_in, ruled_out
+from evalcore.testdata import (
+    Collection,
+    DataRecords,
+    _branch_fit,
+    callers_in,
+    expires_short,
+    ruled_out,
+)
 from evalcore.testdata._branch_fit import _RULED_OUT, held_values, own_records
 
 SAILINGS = Collection(
@@ -92,3 +100,15 @@ def test_ruled_out_answers_as_reading_each_sentence_for_each_caller() -> None:
             assert ruled_out(caller, prose) == answer  # and again, from the kept words
             answers.add(answer)
     assert {"fare_family basic", "fare_family flex", None} <= answers
+
+
+def test_a_sentences_months_past_a_day_are_read_once_per_text() -> None:
+    sentence = "Check passport_expiry: it must be valid six months past the return date."
+    assert _branch_fit._months_past(sentence) is _branch_fit._months_past(sentence)
+    assert _branch_fit._months_past("Book the trip.") is None
+    records = DataRecords([Collection("people", ({"first_name": "Ada", "phone": "+15550100",
+                                                  "passport_expiry": "2027-01-10"},))])  # fmt: skip
+    [ada] = callers_in(records)
+    today = date(2026, 12, 1)
+    assert expires_short(ada, ["Book the trip.", sentence], today) == "passport_expiry 2027-01-10"
+    assert expires_short(ada, [sentence.replace("six", "one")], today) is None

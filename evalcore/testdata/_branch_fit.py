@@ -135,6 +135,7 @@ def _own_collection(records: DataRecords, own: list[Mapping[str, Any]]) -> Colle
 _STATUS = frozenset({"status", "state"})
 
 
+@functools.lru_cache(maxsize=4096)
 def _status(key: str) -> bool:
     return bool(_STATUS & set(re.split(r"[_\W]+", key.lower())))
 
@@ -366,18 +367,28 @@ def expires_short(caller: Caller, prose: Iterable[str], today: dt.date | None = 
                 except ValueError:
                     continue
     for text in prose:
-        flat = " ".join(text.split())
-        match = _MONTHS_PAST.search(flat)
-        if match is None:
+        found = _months_past(text)
+        if found is None:
             continue
-        count = match["n"].lower()
-        months = int(count) if count.isdigit() else NUMBER_WORDS[count]
-        words = flat.lower()
+        words, months = found
         for key, day in dates:
             named = key.lower() in words or key.lower().replace("_", " ") in words
             if named and day < _plus_months(today, months):
                 return f"{key} {day.isoformat()}"
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _months_past(text: str) -> tuple[str, int] | None:
+    """(`text` flattened and lower-cased, the months it says a date must reach beyond
+    another), None where it says none: every caller a case scores is read against the
+    same sentences (`expires_short`)."""
+    flat = " ".join(text.split())
+    match = _MONTHS_PAST.search(flat)
+    if match is None:
+        return None
+    count = match["n"].lower()
+    return flat.lower(), int(count) if count.isdigit() else NUMBER_WORDS[count]
 
 
 __all__ = [
