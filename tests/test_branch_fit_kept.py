@@ -112,3 +112,23 @@ def test_a_sentences_months_past_a_day_are_read_once_per_text() -> None:
     today = date(2026, 12, 1)
     assert expires_short(ada, ["Book the trip.", sentence], today) == "passport_expiry 2027-01-10"
     assert expires_short(ada, [sentence.replace("six", "one")], today) is None
+
+
+def test_the_file_and_key_a_field_draws_from_are_found_once_per_question(monkeypatch) -> None:
+    records = DataRecords([SAILINGS, CROSSINGS])
+    asked: list[str] = []
+    real = DataRecords._match
+    monkeypatch.setattr(
+        DataRecords, "_match", lambda self, *a: asked.append(a[0]) or real(self, *a)
+    )
+    found = records.match("crossing_status")
+    assert found is not None and (found[0].name, found[1]) == ("crossings", "status")
+    assert records.match("crossing_status") == found
+    assert records.match("crossing_status", frozenset({"crossings"})) == found
+    assert asked == ["crossing_status", "crossing_status"]  # another `drawn`: asked again
+    # files only one skill's tools read: another reader list is another answer
+    records.readers = {"crossings": frozenset({"status_check"})}
+    assert records.match("crossing_status", narrative_of="rebook") == found
+    assert records.match("status", narrative_of="rebook") is None
+    assert records.match("status", narrative_of="status_check") is not None
+    assert len(asked) == 5

@@ -202,7 +202,16 @@ class DataRecords:
         A narrative field of a skill (`narrative_of`) takes none from a collection only
         other skills' tools read, unless its name says the collection's noun
         (`booking_reason` of the bookings): an id names the same thing in any skill, a
-        reason is one conversation's own."""
+        reason is one conversation's own. Found once per question for these files and
+        readers (`derived`): every case asks it of every field it draws."""
+        key = ("match", field_name, drawn, narrative_of)
+        return self.derived(
+            key, (self.readers,), lambda: self._match(field_name, drawn, narrative_of)
+        )
+
+    def _match(
+        self, field_name: str, drawn: frozenset[str], narrative_of: str | None
+    ) -> tuple[Collection, str] | None:
         words = [w for w in field_name.lower().split("_") if w]
         best: tuple[tuple[int, bool], Collection, str] | None = None
         for collection in self.collections:
