@@ -1,9 +1,11 @@
-"""Whether a field is set to a pick among a tool's options is read once per project and field.
+"""What the offline drafter reads from a skill's prose is read once per loaded project.
 
-The offline drafter asks it of every field the path walks, for every case (`_mantle_script`,
-`_mantle_facts`), and each ask split and searched the skill's prose again. What the texts
-say is read once per loaded project and field; only the paragraphs' `if:` are weighed per
-path, so the answer on each path is as before.
+Whether a field is set to a pick among a tool's options is asked of every field the path
+walks, for every case (`_mantle_script`, `_mantle_facts`), and each ask split and searched
+the skill's prose again: what the texts say is read once per project and field, only the
+paragraphs' `if:` weighed per path. Where a step's words set each field (`set_at`) is asked
+for every field of the skill at every question: read once per project, skill and text. The
+answers are as before.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from pathlib import Path
 
 from skill_model_fixtures import INTEGRATIONS, write_project
 
-from agentflows.drafting.offline import _mantle_picked
+from agentflows.drafting.offline import _mantle_picked, _mantle_script
 from agentflows.drafting.offline._mantle_picked import picked_from_offer
 from evalcore.definitions import load_project
+from evalcore.definitions.skill_model import set_at
 
 REBOOK = {
     "agent.yml": "agent:\n  persona: You help passengers of an airline change flights.\n",
@@ -71,3 +74,19 @@ def test_a_pick_among_a_tools_options_is_read_once_and_weighed_per_path(
     mode = defs.memory_field("rebook.mode")
     assert mode is not None and not picked_from_offer(defs, mode)
     assert reads == ["new_flight", "mode"]
+
+
+def test_where_a_steps_words_set_each_field_is_read_once_per_text(
+    tmp_path: Path, monkeypatch
+) -> None:
+    defs = load_project(write_project(tmp_path, REBOOK)).mantle
+    assert defs is not None
+    skill = defs.skills["rebook"]
+    text = "Ask for the flight they want and set new_flight to the one they name."
+    reads: list[str] = []
+    monkeypatch.setattr(_mantle_script, "set_at", lambda f, t: reads.append(f.name) or set_at(f, t))
+    at = _mantle_script._set_in(defs, skill, text)
+    assert at == {key: set_at(f, text) for key, f in skill.memory.items()}
+    assert at["new_flight"] is not None and at["mode"] is None
+    assert _mantle_script._set_in(defs, skill, text) is at
+    assert sorted(reads) == ["mode", "new_flight"]
