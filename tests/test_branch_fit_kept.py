@@ -19,10 +19,13 @@ from evalcore.testdata import (
     Collection,
     DataRecords,
     _branch_fit,
+    _mismatch,
+    built_in_phones,
     callers_in,
     expires_short,
     ruled_out,
 )
+from evalcore.testdata import _callers as callers_module
 from evalcore.testdata._branch_fit import _RULED_OUT, held_values, own_records
 
 SAILINGS = Collection(
@@ -132,3 +135,23 @@ def test_the_file_and_key_a_field_draws_from_are_found_once_per_question(monkeyp
     assert records.match("status", narrative_of="rebook") is None
     assert records.match("status", narrative_of="status_check") is not None
     assert len(asked) == 5
+
+
+def test_a_told_days_form_is_read_once_per_value() -> None:
+    assert _mismatch._dated("03/17/1984") is _mismatch._dated("03/17/1984")
+    assert _mismatch._dated(" 1984-03-17") == (date(1984, 3, 17), "%Y-%m-%d")
+    assert _mismatch._dated("SK1182") is None
+    assert _mismatch._one_off("02/03/1978", "1979-02-03")
+
+
+def test_the_files_own_phones_are_found_once(monkeypatch) -> None:
+    records = DataRecords([Collection("people", ({"first_name": "Ada", "phone": "+15550100"},))])
+    found: list[int] = []
+    real = callers_module.callers_in
+    monkeypatch.setattr(callers_module, "callers_in", lambda r: found.append(1) or real(r))
+    seeds = {"project.caller_phone": "+15550142", "project.other": "+15550100"}
+    for _ in range(3):
+        said = built_in_phones(seeds, records)
+        assert said == {"project.caller_phone": "+15550142 is the built-in test account"}
+    assert built_in_phones({"project.caller_phone": "+15550100"}, records) == {}
+    assert found == [1]
