@@ -18,6 +18,7 @@ from typing import Any
 from evalcore.testdata import (
     Collection,
     DataRecords,
+    SheetBuilder,
     _branch_fit,
     _mismatch,
     built_in_phones,
@@ -26,6 +27,7 @@ from evalcore.testdata import (
     ruled_out,
 )
 from evalcore.testdata import _callers as callers_module
+from evalcore.testdata import _sheet as sheet_module
 from evalcore.testdata._branch_fit import _RULED_OUT, held_values, own_records
 
 SAILINGS = Collection(
@@ -155,3 +157,18 @@ def test_the_files_own_phones_are_found_once(monkeypatch) -> None:
         assert said == {"project.caller_phone": "+15550142 is the built-in test account"}
     assert built_in_phones({"project.caller_phone": "+15550100"}, records) == {}
     assert found == [1]
+
+
+def test_the_datas_own_present_is_read_once_per_files(monkeypatch) -> None:
+    fills = [{"rx": f"61044{n}", "last_fill": f"2026-09-{n + 1:02d}"} for n in range(6)]
+    records = DataRecords([Collection("prescriptions", tuple(fills))])
+    read: list[int] = []
+    real = sheet_module._present
+    monkeypatch.setattr(sheet_module, "_present", lambda r: read.append(1) or real(r))
+    for n in range(3):
+        sheet = SheetBuilder(f"case{n}", "", records)
+        sheet.sheet.records.update(prescriptions=fills[0])
+        assert sheet._since() == date(2026, 9, 1)
+    assert real(records) == date(2026, 9, 5)
+    assert real(DataRecords([Collection("prescriptions", tuple(fills[:4]))])) is None
+    assert read == [1]
