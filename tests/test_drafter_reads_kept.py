@@ -14,7 +14,8 @@ from pathlib import Path
 
 from skill_model_fixtures import INTEGRATIONS, write_project
 
-from agentflows.drafting.offline import _mantle_picked, _mantle_script
+from agentflows.drafting.offline import _mantle_other_values, _mantle_picked, _mantle_script
+from agentflows.drafting.offline._mantle_other_values import about_other_values
 from agentflows.drafting.offline._mantle_picked import picked_from_offer
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import set_at
@@ -39,7 +40,7 @@ Ask for the flight they want and set new_flight to the one they name.
 """,
     "skills/rebook/memory.yml": (
         "schema:\n  public:\n"
-        "    mode:\n      type: categorical\n      values: [search, own]\n"
+        "    mode:\n      type: categorical\n      enum_values: [search, own]\n"
         "      llm_settable: true\n"
         "    new_flight:\n      type: text\n      llm_settable: true\n"
     ),
@@ -90,3 +91,39 @@ def test_where_a_steps_words_set_each_field_is_read_once_per_text(
     assert at["new_flight"] is not None and at["mode"] is None
     assert _mantle_script._set_in(defs, skill, text) is at
     assert sorted(reads) == ["mode", "new_flight"]
+
+
+SCOPES = {
+    "agent.yml": "agent:\n  persona: You grant engineers access to services.\n",
+    "integrations.yml": INTEGRATIONS,
+    "skills/access/skill.md": """\
+---
+name: Access
+description: The engineer asks for access to a service.
+---
+
+Ask which scopes they need.
+
+db:write and k8s:exec need a second approver; say the request goes to the leads.
+""",
+    "skills/access/memory.yml": (
+        "schema:\n  public:\n"
+        "    scopes:\n      type: categorical\n      enum_values: [logs:read, db:write, k8s:exec]\n"
+        "      llm_settable: true\n"
+    ),
+}
+
+
+def test_a_fields_ids_are_read_once_for_every_paragraph(tmp_path: Path, monkeypatch) -> None:
+    defs = load_project(write_project(tmp_path, SCOPES)).mantle
+    assert defs is not None
+    text = "db:write and k8s:exec need a second approver; say the request goes to the leads."
+    read: list[str] = []
+    real = _mantle_other_values._ids
+    monkeypatch.setattr(
+        _mantle_other_values, "_ids", lambda d, n, o: read.append(n) or real(d, n, o)
+    )
+    for _ in range(3):
+        assert about_other_values(defs, "access", text, {"access.scopes": "logs:read"})
+        assert not about_other_values(defs, "access", text, {"access.scopes": "db:write"})
+    assert read == ["access.scopes", "access.scopes"]  # once per value set
