@@ -14,7 +14,13 @@ from pathlib import Path
 
 from skill_model_fixtures import INTEGRATIONS, write_project
 
-from agentflows.drafting.offline import _mantle_other_values, _mantle_picked, _mantle_script
+from agentflows.drafting.offline import (
+    _mantle_caller_fit,
+    _mantle_other_values,
+    _mantle_picked,
+    _mantle_script,
+)
+from agentflows.drafting.offline._mantle_caller_fit import summed_on_branch
 from agentflows.drafting.offline._mantle_other_values import about_other_values
 from agentflows.drafting.offline._mantle_picked import picked_from_offer
 from evalcore.definitions import load_project
@@ -127,3 +133,53 @@ def test_a_fields_ids_are_read_once_for_every_paragraph(tmp_path: Path, monkeypa
         assert about_other_values(defs, "access", text, {"access.scopes": "logs:read"})
         assert not about_other_values(defs, "access", text, {"access.scopes": "db:write"})
     assert read == ["access.scopes", "access.scopes"]  # once per value set
+
+
+BALANCE = {
+    "agent.yml": "agent:\n  persona: You help members with their account.\n",
+    "integrations.yml": INTEGRATIONS,
+    "skills/balance/skill.md": """\
+---
+name: Balance
+description: The member asks about their balance.
+---
+
+Call `@tool.get_balance`.
+
+if: balance.plan == "payment_plan"
+A payment plan splits the amount owed into four parts.
+""",
+    "skills/balance/memory.yml": (
+        "schema:\n  public:\n"
+        "    plan:\n      type: categorical\n      enum_values: [payment_plan, pay_now]\n"
+        "      llm_settable: true\n"
+        "    amount_owed:\n      type: float\n"
+    ),
+    "skills/balance/tools.py": """\
+from rasa.tools import tool, ToolContext, ToolResult
+
+
+@tool(description="Balance of the account.")
+async def get_balance(member_id: str, context: ToolContext = None) -> ToolResult:
+    rows = [r for r in load() if r["member_id"] == member_id]
+    owed = round(sum(r["charge"] for r in rows), 2)
+    context.memory.set("amount_owed", owed)
+    return ToolResult(llm_response={"owed": owed})
+""",
+}
+
+
+def test_what_a_skills_tools_sum_is_read_once_per_skill(tmp_path: Path, monkeypatch) -> None:
+    project = load_project(write_project(tmp_path, BALANCE))
+    assert project.mantle is not None
+    skill = project.mantle.skills["balance"]
+    read: list[str] = []
+    real = _mantle_caller_fit.summed_writes
+    monkeypatch.setattr(
+        _mantle_caller_fit, "summed_writes", lambda p, t: read.append(t.name) or real(p, t)
+    )
+    for _ in range(3):
+        plan = summed_on_branch(project, skill, {"balance.plan": "payment_plan"})
+        assert plan == ["charge"]
+        assert summed_on_branch(project, skill, {"balance.plan": "pay_now"}) == []
+    assert read == ["get_balance"]

@@ -79,13 +79,12 @@ def picked_from_offer(
         ("picked_from_offer", skill.id, field.name),
         lambda: _offer_sets(defs, skill, field),
     )
-    # every paragraph's `if:` is weighed, as when the texts were listed for each call
-    on_path = [
-        picked
+    # a paragraph's `if:` is weighed only where the paragraph sets the pick (a condition
+    # never raises: an unknown or mistyped side compares as false)
+    return any(
+        picked and (memory is None or condition is None or evaluate(condition, memory))
         for picked, condition in read
-        if memory is None or condition is None or evaluate(condition, memory)
-    ]
-    return any(on_path)
+    )
 
 
 def list_pick_note(things: str, prose: list[str]) -> str:
