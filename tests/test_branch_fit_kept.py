@@ -29,6 +29,7 @@ from evalcore.testdata import (
 from evalcore.testdata import _callers as callers_module
 from evalcore.testdata import _sheet as sheet_module
 from evalcore.testdata._branch_fit import _RULED_OUT, held_values, own_records
+from evalcore.testdata._records import _status_key, status_fit
 
 SAILINGS = Collection(
     "sailings",
@@ -172,3 +173,11 @@ def test_the_datas_own_present_is_read_once_per_files(monkeypatch) -> None:
     assert real(records) == date(2026, 9, 5)
     assert real(DataRecords([Collection("prescriptions", tuple(fills[:4]))])) is None
     assert read == [1]
+
+
+def test_a_records_statuses_are_read_by_key_words() -> None:
+    assert _status_key("bag_state") and _status_key("Status") and not _status_key("stated_at")
+    bag = {"tag": "BG1", "bag_state": " Delivered ", "note": "status unknown"}
+    assert status_fit(bag, ["report_damaged"]) == 1
+    assert status_fit(bag, ["track"]) == -1  # a delivered bag is no bag to track
+    assert status_fit({"tag": "BG2"}, ["report_damaged"]) == 0

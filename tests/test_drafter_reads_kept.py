@@ -21,6 +21,7 @@ from agentflows.drafting.offline import (
     _mantle_script,
 )
 from agentflows.drafting.offline._mantle_caller_fit import summed_on_branch
+from agentflows.drafting.offline._mantle_criteria import _mentions
 from agentflows.drafting.offline._mantle_other_values import about_other_values
 from agentflows.drafting.offline._mantle_picked import picked_from_offer
 from evalcore.definitions import load_project
@@ -183,3 +184,13 @@ def test_what_a_skills_tools_sum_is_read_once_per_skill(tmp_path: Path, monkeypa
         assert plan == ["charge"]
         assert summed_on_branch(project, skill, {"balance.plan": "pay_now"}) == []
     assert read == ["get_balance"]
+
+
+def test_a_paragraph_naming_a_field_is_read_once_per_text_and_name() -> None:
+    text = "Set `reason`, then confirm fun_mode before you go on."
+    assert _mentions(text, "reason") and _mentions(text, "fun_mode")
+    assert not _mentions("Ask for the reason.", "reason")  # a plain word, unquoted
+    assert not _mentions("Use fun_modes.", "fun_mode")
+    before = _mentions.cache_info().hits
+    assert _mentions(text, "fun_mode")
+    assert _mentions.cache_info().hits == before + 1

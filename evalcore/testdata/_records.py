@@ -11,6 +11,7 @@ field's words against the file name and the record keys.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 import operator
@@ -298,11 +299,14 @@ _REACHED = frozenset({"delivered", "received", "collected", "picked_up", "arrive
 
 def _statuses(record: Mapping[str, Any]) -> list[str]:
     """The values of `record`'s status keys (`status`, `bag_state`), lower case."""
-    return [
-        v.strip().lower()
-        for k, v in record.items()
-        if isinstance(v, str) and {"status", "state"} & set(re.split(r"[_\W]+", k.lower()))
-    ]
+    return [v.strip().lower() for k, v in record.items() if isinstance(v, str) and _status_key(k)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _status_key(key: str) -> bool:
+    """A key that says what happened to a thing (`status`, `bag_state`), kept by key: every
+    caller of every case is scored by their records' statuses."""
+    return bool({"status", "state"} & set(re.split(r"[_\W]+", key.lower())))
 
 
 def status_fit(record: Mapping[str, Any], values: Iterable[str]) -> int:
