@@ -98,9 +98,26 @@ def held_values(records: DataRecords, caller: Caller) -> list[Held]:
     one of their ids (one hop: a segment's flight -> that flight's row). Found once per
     caller's records and files (`DataRecords.derived`): a case scores every caller by them,
     and every file is scanned for each."""
+    return list(_kept(records, caller))
+
+
+def _kept(records: DataRecords, caller: Caller) -> tuple[Held, ...]:
+    """`held_values`, kept with the records (not to be changed)."""
     key = ("held_values", id(caller.record), id(caller.within))
     pinned = (caller.record, caller.within)
-    return list(records.derived(key, pinned, lambda: _held_values(records, caller)))
+    return records.derived(key, pinned, lambda: _held_values(records, caller))
+
+
+def _kept_statuses(records: DataRecords, caller: Caller) -> tuple[Held, ...]:
+    """The caller's held values of a status key (`status`, `state`), kept likewise: every
+    case's branch is weighed against them."""
+    key = ("held_statuses", id(caller.record), id(caller.within))
+    pinned = (caller.record, caller.within)
+
+    def build() -> tuple[Held, ...]:
+        return tuple(h for h in _kept(records, caller) if _status(h.key))
+
+    return records.derived(key, pinned, build)
 
 
 def _held_values(records: DataRecords, caller: Caller) -> tuple[Held, ...]:
@@ -151,7 +168,7 @@ def branch_fit(
     theirs is a word of the branch's value, one if it is the state the value presupposes,
     less one if one is in the other and none fits (`status_fit`: a damage report wants a
     bag that arrived)."""
-    statuses = [h for h in held_values(records, caller) if _status(h.key)]
+    statuses = _kept_statuses(records, caller)
     held = {h.value.strip().lower() for h in statuses}
     want = {str(w).strip().lower() for w in wanted}
     other = {str(o).strip().lower() for o in others} - want
@@ -185,7 +202,7 @@ def allowed_by(records: DataRecords, caller: Caller, wanted: Iterable[str]) -> i
     }
     if not forms:
         return 0
-    held = {h.value.strip().lower() for h in held_values(records, caller)}
+    held = {h.value.strip().lower() for h in _kept(records, caller)}
     if any(d + f in held for d in _DENIED for f in forms):
         return -1
     return 1 if forms & held else 0
@@ -199,7 +216,7 @@ def unaffected(
     voluntary change), one with such a thing still has what the branch acts on, while one
     whose every status is another branch's (their only flight is cancelled) leads a
     correct agent down that branch."""
-    held = {h.value.strip().lower() for h in held_values(records, caller) if _status(h.key)}
+    held = {h.value.strip().lower() for h in _kept_statuses(records, caller)}
     choices = {str(v).strip().lower() for v in (*wanted, *others)}
     return bool(held - choices)
 
@@ -216,7 +233,7 @@ def branch_facts(
     want = {str(w).strip().lower() for w in wanted}
     out: list[tuple[str, str]] = []
     seen: list[Mapping[str, Any]] = []
-    for held in held_values(records, caller):
+    for held in _kept(records, caller):
         if not held.by_item or not _status(held.key):
             continue
         if held.value.strip().lower() not in want:
@@ -301,7 +318,7 @@ def story_fit(
     told = list(story)
     fits: list[int] = []
     seen: list[Mapping[str, Any]] = []
-    for held in held_values(records, caller):
+    for held in _kept(records, caller):
         named = {w.removesuffix("s") for w in held.collection.lower().split("_") if w}
         if not named & words or any(held.record is r for r in seen):
             continue
@@ -314,7 +331,7 @@ def total(records: DataRecords, caller: Caller, key: str) -> float | None:
     """The sum of `key` over the records of other files linked to the caller (their ledger
     rows' `amount`), None where none holds a number there."""
     rows: list[Mapping[str, Any]] = []
-    for held in held_values(records, caller):
+    for held in _kept(records, caller):
         number = isinstance(held.record.get(key), int | float)
         if held.collection and number and not any(held.record is r for r in rows):
             rows.append(held.record)
