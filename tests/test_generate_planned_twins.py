@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from pydantic import Field, SecretStr
 
 from agentflows.drafting.llm import LLMEngine
 from agentflows.drafting.offline import OfflineEngine
-from agentflows.generate import _planned_twins, build_request, run_generation
+from agentflows.generate import build_request, run_generation
 from evalcore.llm import ModelConfig
 
 BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
@@ -92,19 +91,3 @@ def test_a_plan_edit_to_the_words_keeps_a_twin_comparable() -> None:
     ):
         edited = behavior.model_copy(update={"edits": [{"op": op, "target": behavior.id}]})
         assert _comparable(edited) is comparable, op
-
-
-def test_each_planned_behaviour_is_weighed_once_however_many_look_back(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Every behaviour looks back at each one before it for a twin: whether a planned
-    behaviour can be compared is read once per run, not once per look-back."""
-    weighed: list[str] = []
-    real = _planned_twins._comparable
-    monkeypatch.setattr(_planned_twins, "_comparable", lambda b: weighed.append(b.id) or real(b))
-    chat = CountingChat(messages=iter(()))
-    config = ModelConfig(model="fake", api_key=SecretStr("k"), max_retries=1)
-    report = _run(LLMEngine(config, use_cache=False, chat_model=chat))
-    assert report["duplicates"], "the hand-off plan has a twin"
-    # once as itself, once as an earlier behaviour: never again for each later one
-    assert max(Counter(weighed).values()) <= 2, weighed

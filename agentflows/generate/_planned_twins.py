@@ -19,7 +19,6 @@ from types import ModuleType
 from typing import Any
 
 from evalcore.dedupe import Fingerprint, fingerprint
-from evalcore.definitions import memoized
 from evalcore.dialects import get_dialect, load_entry
 
 from ..drafting import DraftContext, Usage
@@ -57,7 +56,7 @@ def twin_work(
     if not marks:
         return None
     for raw in ctx.planned_order[: order.index(behavior.id)]:
-        if _comparable_raw(ctx, raw) and _marks(ctx, planned, raw) == marks:
+        if _comparable(Behavior.model_validate(raw)) and _marks(ctx, planned, raw) == marks:
             found = ctx.planned_cases.pop(behavior.id, None)
             return _duplicate(task_behavior, found[0] if found else None, raw["id"])
     return None
@@ -80,14 +79,6 @@ def _comparable(behavior: Behavior) -> bool:
     drafted at all."""
     asserting = any(e.get("op") in _ASSERTING_EDITS for e in behavior.edits)
     return not asserting and not behavior.facts.get(NOT_WRITTEN)
-
-
-def _comparable_raw(ctx: GenerateContext, raw: dict[str, Any]) -> bool:
-    """`_comparable` of the planned behaviour `raw`, read once per run: every behaviour
-    looks back at each one before it, and validating each again made the look-backs grow
-    with the square of the plan."""
-    key = ("planned_comparable", raw["id"], id(raw))
-    return memoized(ctx, key, lambda: _comparable(Behavior.model_validate(raw)))
 
 
 def _marks(ctx: GenerateContext, planned: ModuleType, raw: dict[str, Any]) -> frozenset[str]:
