@@ -179,12 +179,8 @@ def annotate_yaml(text: str, judged: Sequence[Judged | Note]) -> str:
     read back is the same. Deterministic: the same text and checks give the same bytes."""
     if not judged:
         return text
-    from ._pyyaml import yaml  # start-up: yaml and 1 casegen module
-    from .yamlio import CaseLoader  # start-up: yaml and 5 casegen modules
-
-    try:
-        root = yaml.compose(text, Loader=CaseLoader)
-    except yaml.YAMLError:
+    root = _composed(text)
+    if root is None:
         return text
     starts: dict[int, list[str]] = {}
     for item in judged:
@@ -234,6 +230,28 @@ def redump(dialect: Any, data: Any, project: Any, before: str) -> str:
     if has_justifications(before):
         return str(dialect.dump_justified(data, project, carried_notes(before)))
     return str(dialect.dump(data))
+
+
+def _composed(text: str) -> Any:
+    """The node tree of `text`, None where it is not YAML. libyaml's composer where
+    `deferred_loader` offers it (the same nodes and marks as the pure-Python one, which took
+    two thirds of writing a justified case), else, or where libyaml refuses the text, the
+    pure-Python `CaseLoader`'s, as before."""
+    from ._pyyaml import yaml  # start-up: yaml and 1 casegen module
+    from .yamlio import CaseLoader, deferred_loader  # start-up: yaml and 5 casegen modules
+
+    fast = deferred_loader(text)
+    if fast is not None:
+        try:
+            return fast.get_single_node()
+        except yaml.YAMLError:
+            pass  # judged by the pure-Python reader below, as every text was before
+        finally:
+            fast.dispose()
+    try:
+        return yaml.compose(text, Loader=CaseLoader)
+    except yaml.YAMLError:
+        return None
 
 
 def _node_at(root: Any, pointer: str) -> Any:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES
 
+import evalcore.dialects.mantle as mantle_dialect
 from agentflows.drafting import DraftContext
 from agentflows.drafting.offline._mantle import draft_mantle
 from agentflows.planning._mantle import plan_mantle
@@ -110,3 +111,23 @@ def test_a_built_in_caller_is_said_in_the_case(bank_copy: Path):
     bank = load_project(EXAMPLES / "bank")
     own = draft_mantle(DraftContext(bank, "mantle", behavior))
     assert "# test data:" not in get_dialect("mantle").dump_justified(own, bank)
+
+
+def test_a_projects_records_are_read_once_for_every_case_it_writes(bank_copy: Path, monkeypatch):
+    """Each written case is noted against the project's records (whose phones are the
+    project's own): read once per loaded project, not once per case."""
+    reads: list[Path] = []
+    real = mantle_dialect.load_records
+    monkeypatch.setattr(
+        mantle_dialect, "load_records", lambda root: reads.append(root) or real(root)
+    )
+    shutil.rmtree(bank_copy / "data")
+    project = load_project(bank_copy)
+    seeds = {"initial_slots": {"project.caller_phone": "+15550142"}}
+    data = {"scenario": {"name": "n", "type": "happy_path", "simulation_context": "c"}}
+    data["scenario"]["setup"] = seeds
+    dialect = get_dialect("mantle")
+    texts = {dialect.dump_justified(data, project) for _ in range(3)}
+    assert reads == [bank_copy]
+    [text] = texts
+    assert "+15550142 is the built-in test account" in text

@@ -20,6 +20,7 @@ generation day: the case's days come after it, so the check fails whatever day i
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -94,7 +95,32 @@ def own_records(caller: Caller) -> list[Mapping[str, Any]]:
 
 def held_values(records: DataRecords, caller: Caller) -> list[Held]:
     """The values of the caller's own records and of the other files' records that carry
-    one of their ids (one hop: a segment's flight -> that flight's row)."""
+    one of their ids (one hop: a segment's flight -> that flight's row). Found once per
+    caller's records and files (`DataRecords.derived`): a case scores every caller by them,
+    and every file is scanned for each."""
+    return list(_kept(records, caller))
+
+
+def _kept(records: DataRecords, caller: Caller) -> tuple[Held, ...]:
+    """`held_values`, kept with the records (not to be changed)."""
+    key = ("held_values", id(caller.record), id(caller.within))
+    pinned = (caller.record, caller.within)
+    return records.derived(key, pinned, lambda: _held_values(records, caller))
+
+
+def _kept_statuses(records: DataRecords, caller: Caller) -> tuple[Held, ...]:
+    """The caller's held values of a status key (`status`, `state`), kept likewise: every
+    case's branch is weighed against them."""
+    key = ("held_statuses", id(caller.record), id(caller.within))
+    pinned = (caller.record, caller.within)
+
+    def build() -> tuple[Held, ...]:
+        return tuple(h for h in _kept(records, caller) if _status(h.key))
+
+    return records.derived(key, pinned, build)
+
+
+def _held_values(records: DataRecords, caller: Caller) -> tuple[Held, ...]:
     own = own_records(caller)
     out = [Held(str(v), k, r, "") for r in own for k, v in _nested(r)]
     ids = {str(v).strip().lower() for r in own for k, v in _nested(r) if _id_like(k, v)}
@@ -109,7 +135,7 @@ def held_values(records: DataRecords, caller: Caller) -> list[Held]:
                 continue
             name, by_item = collection.name, not links & top
             out += [Held(str(v), k, record, name, by_item) for k, v in record.items() if _scalar(v)]
-    return out
+    return tuple(out)
 
 
 def _own_collection(records: DataRecords, own: list[Mapping[str, Any]]) -> Collection | None:
@@ -126,6 +152,7 @@ def _own_collection(records: DataRecords, own: list[Mapping[str, Any]]) -> Colle
 _STATUS = frozenset({"status", "state"})
 
 
+@functools.lru_cache(maxsize=4096)
 def _status(key: str) -> bool:
     return bool(_STATUS & set(re.split(r"[_\W]+", key.lower())))
 
@@ -141,7 +168,7 @@ def branch_fit(
     theirs is a word of the branch's value, one if it is the state the value presupposes,
     less one if one is in the other and none fits (`status_fit`: a damage report wants a
     bag that arrived)."""
-    statuses = [h for h in held_values(records, caller) if _status(h.key)]
+    statuses = _kept_statuses(records, caller)
     held = {h.value.strip().lower() for h in statuses}
     want = {str(w).strip().lower() for w in wanted}
     other = {str(o).strip().lower() for o in others} - want
@@ -175,7 +202,7 @@ def allowed_by(records: DataRecords, caller: Caller, wanted: Iterable[str]) -> i
     }
     if not forms:
         return 0
-    held = {h.value.strip().lower() for h in held_values(records, caller)}
+    held = {h.value.strip().lower() for h in _kept(records, caller)}
     if any(d + f in held for d in _DENIED for f in forms):
         return -1
     return 1 if forms & held else 0
@@ -189,7 +216,7 @@ def unaffected(
     voluntary change), one with such a thing still has what the branch acts on, while one
     whose every status is another branch's (their only flight is cancelled) leads a
     correct agent down that branch."""
-    held = {h.value.strip().lower() for h in held_values(records, caller) if _status(h.key)}
+    held = {h.value.strip().lower() for h in _kept_statuses(records, caller)}
     choices = {str(v).strip().lower() for v in (*wanted, *others)}
     return bool(held - choices)
 
@@ -206,7 +233,7 @@ def branch_facts(
     want = {str(w).strip().lower() for w in wanted}
     out: list[tuple[str, str]] = []
     seen: list[Mapping[str, Any]] = []
-    for held in held_values(records, caller):
+    for held in _kept(records, caller):
         if not held.by_item or not _status(held.key):
             continue
         if held.value.strip().lower() not in want:
@@ -232,17 +259,33 @@ def ruled_out(caller: Caller, prose: Iterable[str]) -> str | None:
     """The value of the caller's own records that a sentence of the branch's prose rules
     out ("basic fares cannot be changed" for `fare_family: basic`: the word names the
     value and the next one the key), as `fare_family basic`, else None."""
-    own = [(k, str(v)) for r in own_records(caller) for k, v in r.items() if _scalar(v)]
-    for text in prose:
-        for match in _RULED_OUT.finditer(" ".join(text.split())):
-            words = [w.lower() for w in re.findall(r"[\w-]+", match["what"])]
-            for index, word in enumerate(words):
-                following = [w.rstrip("s") for w in words[index + 1 :]]
-                for key, value in own:
-                    key_words = re.split(r"[_\W]+", key.lower())
-                    if value.lower() == word and any(f in key_words for f in following):
-                        return f"{key} {value}"
+    ruling = [pair for text in prose for pair in _ruling_words(text)]
+    if not ruling:
+        return None
+    own = [
+        (k, str(v), re.split(r"[_\W]+", k.lower()))
+        for r in own_records(caller)
+        for k, v in r.items()
+        if _scalar(v)
+    ]
+    for word, following in ruling:
+        for key, value, key_words in own:
+            if value.lower() == word and any(f in key_words for f in following):
+                return f"{key} {value}"
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _ruling_words(text: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(word, the words after it with a plural's `s` dropped) for each word of each phrase
+    of `text` that rules something out, in order: the same sentences are read for every
+    caller a case scores (`ruled_out`)."""
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for match in _RULED_OUT.finditer(" ".join(text.split())):
+        words = [w.lower() for w in re.findall(r"[\w-]+", match["what"])]
+        for index, word in enumerate(words):
+            out.append((word, tuple(w.rstrip("s") for w in words[index + 1 :])))
+    return tuple(out)
 
 
 def acted_on(skill_id: str, fields: Iterable[str]) -> set[str]:
@@ -275,7 +318,7 @@ def story_fit(
     told = list(story)
     fits: list[int] = []
     seen: list[Mapping[str, Any]] = []
-    for held in held_values(records, caller):
+    for held in _kept(records, caller):
         named = {w.removesuffix("s") for w in held.collection.lower().split("_") if w}
         if not named & words or any(held.record is r for r in seen):
             continue
@@ -288,7 +331,7 @@ def total(records: DataRecords, caller: Caller, key: str) -> float | None:
     """The sum of `key` over the records of other files linked to the caller (their ledger
     rows' `amount`), None where none holds a number there."""
     rows: list[Mapping[str, Any]] = []
-    for held in held_values(records, caller):
+    for held in _kept(records, caller):
         number = isinstance(held.record.get(key), int | float)
         if held.collection and number and not any(held.record is r for r in rows):
             rows.append(held.record)
@@ -341,18 +384,28 @@ def expires_short(caller: Caller, prose: Iterable[str], today: dt.date | None = 
                 except ValueError:
                     continue
     for text in prose:
-        flat = " ".join(text.split())
-        match = _MONTHS_PAST.search(flat)
-        if match is None:
+        found = _months_past(text)
+        if found is None:
             continue
-        count = match["n"].lower()
-        months = int(count) if count.isdigit() else NUMBER_WORDS[count]
-        words = flat.lower()
+        words, months = found
         for key, day in dates:
             named = key.lower() in words or key.lower().replace("_", " ") in words
             if named and day < _plus_months(today, months):
                 return f"{key} {day.isoformat()}"
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _months_past(text: str) -> tuple[str, int] | None:
+    """(`text` flattened and lower-cased, the months it says a date must reach beyond
+    another), None where it says none: every caller a case scores is read against the
+    same sentences (`expires_short`)."""
+    flat = " ".join(text.split())
+    match = _MONTHS_PAST.search(flat)
+    if match is None:
+        return None
+    count = match["n"].lower()
+    return flat.lower(), int(count) if count.isdigit() else NUMBER_WORDS[count]
 
 
 __all__ = [

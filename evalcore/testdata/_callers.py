@@ -264,7 +264,10 @@ def built_in_phones(seeds: Mapping[str, Any], records: DataRecords) -> dict[str,
     """The seeds that are a built-in test account's phone no record of the project holds,
     each with what it is (`project.caller_phone` -> `+15550150 is the built-in failing test
     account`): a case seeding one says its caller is not one of the project's."""
-    own = {c.phone for c in callers_in(records)}
+    # the files' own phones, found once per files (every written case is noted against them)
+    own = records.derived(
+        ("own_phones",), (), lambda: frozenset(c.phone for c in callers_in(records))
+    )
     kinds = {c.phone: "" for c in BUILT_IN_CALLERS}
     kinds.update({c.phone: f"{kind} " for kind, c in _BUILT_IN_SPECIAL.items()})
     return {

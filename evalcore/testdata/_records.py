@@ -11,14 +11,16 @@ field's words against the file name and the record keys.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
+import operator
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .._readbytes import RefusedFile, read_limited
 from .._sha256 import sha256
@@ -31,6 +33,7 @@ from ._slots import upcoming
 _NAME_KEYS = ("full_name", "holder_name", "customer_name", "name", "holder", "owner")
 _MAX_BYTES = 2_000_000
 _INACTIVE = INACTIVE
+T = TypeVar("T")
 #: Record keys whose false value says the record is out of standing (`active: false`).
 _STANDING_FLAGS = frozenset(
     p + w
@@ -82,6 +85,24 @@ class DataRecords:
     `initial_value`): a record carrying the key is the caller's only with that value, and a
     case draws the caller's own records (a router of customer 123, not of customer 124)."""
     _held: set[str] | None = field(default=None, repr=False, compare=False)
+    _derived: dict[Hashable, tuple[tuple[object, ...], Any]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def derived(self, key: Hashable, pinned: tuple[object, ...], build: Callable[[], T]) -> T:
+        """`build()` once per `key` for these files: what is derived from them and from the
+        objects `pinned` (which `key` names by identity: a caller's record) is asked again
+        for every case, and neither changes once read. The entry keeps `pinned` and the
+        files, so it answers only while the ids in `key` are still those objects'; a copy
+        made by `dataclasses.replace` (another `identity`, the same files) shares it."""
+        pinned = (self.collections, *pinned)
+        entry = self._derived.get(key)
+        kept = entry[0] if entry is not None else ()
+        if entry is not None and len(kept) == len(pinned) and all(map(operator.is_, kept, pinned)):
+            return entry[1]  # type: ignore[no-any-return]
+        value = build()
+        self._derived[key] = (pinned, value)
+        return value
 
     def defines(self, value: str) -> bool:
         """Whether a record of the project's data files holds `value` (`R-30418`, `mchen`):
@@ -182,7 +203,16 @@ class DataRecords:
         A narrative field of a skill (`narrative_of`) takes none from a collection only
         other skills' tools read, unless its name says the collection's noun
         (`booking_reason` of the bookings): an id names the same thing in any skill, a
-        reason is one conversation's own."""
+        reason is one conversation's own. Found once per question for these files and
+        readers (`derived`): every case asks it of every field it draws."""
+        key = ("match", field_name, drawn, narrative_of)
+        return self.derived(
+            key, (self.readers,), lambda: self._match(field_name, drawn, narrative_of)
+        )
+
+    def _match(
+        self, field_name: str, drawn: frozenset[str], narrative_of: str | None
+    ) -> tuple[Collection, str] | None:
         words = [w for w in field_name.lower().split("_") if w]
         best: tuple[tuple[int, bool], Collection, str] | None = None
         for collection in self.collections:
@@ -269,11 +299,14 @@ _REACHED = frozenset({"delivered", "received", "collected", "picked_up", "arrive
 
 def _statuses(record: Mapping[str, Any]) -> list[str]:
     """The values of `record`'s status keys (`status`, `bag_state`), lower case."""
-    return [
-        v.strip().lower()
-        for k, v in record.items()
-        if isinstance(v, str) and {"status", "state"} & set(re.split(r"[_\W]+", k.lower()))
-    ]
+    return [v.strip().lower() for k, v in record.items() if isinstance(v, str) and _status_key(k)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _status_key(key: str) -> bool:
+    """A key that says what happened to a thing (`status`, `bag_state`), kept by key: every
+    caller of every case is scored by their records' statuses."""
+    return bool({"status", "state"} & set(re.split(r"[_\W]+", key.lower())))
 
 
 def status_fit(record: Mapping[str, Any], values: Iterable[str]) -> int:

@@ -168,6 +168,16 @@ def _days(record: dict[str, Any]) -> list[dt.date]:
     return out
 
 
+def _present(records: DataRecords) -> dt.date | None:
+    """The data's own present (`SheetBuilder._since`): the day three quarters of the
+    records' days fall on or before, None where they hold fewer than `_FEW_DAYS` (too few
+    to tell the data's past from its bounds). Found once per files: every case asks."""
+    every = sorted(day for c in records.collections for r in c.records for day in _days(r))
+    if len(every) < _FEW_DAYS:
+        return None
+    return every[len(every) * 3 // 4]
+
+
 class SheetBuilder:
     """Builds one case's `FactSheet` (see module doc)."""
 
@@ -563,10 +573,9 @@ class SheetBuilder:
         record days fall on or before it) bounds what is ahead (a passport's expiry), so it
         is left out; a project with fewer than `_FEW_DAYS` dated values gives no floor (a
         handful of expiries has no present)."""
-        every = sorted(day for c in self.records.collections for r in c.records for day in _days(r))
-        if len(every) < _FEW_DAYS:  # too few to tell the data's past from its bounds
+        present = self.records.derived(("present",), (), lambda: _present(self.records))
+        if present is None:
             return None
-        present = every[len(every) * 3 // 4]
         held = [d for r in self.sheet.records.values() for d in _days(r) if d <= present]
         return max(held, default=None)
 

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, Project, Skill
+from evalcore.definitions import MantleDefinitions, Project, Skill, memoized
 from evalcore.definitions.skill_model import sentences, summed_writes
 from evalcore.testdata import (
     Caller,
@@ -109,12 +109,27 @@ def summed_on_branch(project: Project, skill: Skill, memory: dict[str, Any]) -> 
         for w in re.findall(r"[a-z]+", text.lower())
     }
     out: list[str] = []
-    for tool in project.mantle.tools_for(skill.id).values():
-        for field, key in summed_writes(project, tool).items():
-            named = {w for w in field.lower().split("_") if len(w) > 3}
-            if named & words and key not in out:
-                out.append(key)
+    for named, key in _summed(project, skill):
+        if named & words and key not in out:
+            out.append(key)
     return out
+
+
+def _summed(project: Project, skill: Skill) -> tuple[tuple[frozenset[str], str], ...]:
+    """(the words of a field a tool of the skill sums into, the record key it sums), in
+    the skill's tools' order: read once per loaded project and skill, as every case scores
+    every caller by them."""
+    defs = project.mantle
+    assert defs is not None
+
+    def read() -> tuple[tuple[frozenset[str], str], ...]:
+        return tuple(
+            (frozenset(w for w in field.lower().split("_") if len(w) > 3), key)
+            for tool in defs.tools_for(skill.id).values()
+            for field, key in summed_writes(project, tool).items()
+        )
+
+    return memoized(defs, ("summed_on_branch", skill.id), read)
 
 
 def detour_skill(defs: MantleDefinitions, behavior: Behavior) -> Skill | None:

@@ -401,9 +401,11 @@ def _nothing_to_state(rule: str, paragraph: str, memory: Mapping[str, Any]) -> b
     return False
 
 
+@lru_cache(maxsize=8192)
 def _mentions(text: str, name: str) -> bool:
     """Whether a paragraph names a field: in backticks, or bare where the name cannot be a
-    plain word (`fun_mode`, not `reason`)."""
+    plain word (`fun_mode`, not `reason`). Kept: every case of a skill reads its paragraphs
+    against every field of the skill."""
     if f"`{name}`" in text:
         return True
     return "_" in name and re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", text) is not None

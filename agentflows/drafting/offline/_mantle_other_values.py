@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions
+from evalcore.definitions import MantleDefinitions, memoized
 
 #: The characters that join the parts of an id (`logs:read`, `payment_plan`, `tier-1`).
 _JOINERS = ":_/-."
@@ -34,7 +34,7 @@ def about_other_values(
         if not name.startswith(prefix):
             continue
         own = _values(value)
-        ids = _ids(defs, name, own)
+        ids = _kept_ids(defs, name, own)
         if not own or len(ids) < 2:
             continue
         named = {v for v in ids if _names(text, v)}
@@ -46,6 +46,13 @@ def about_other_values(
 def _values(value: Any) -> set[str]:
     items = value if isinstance(value, list | tuple) else [value]
     return {str(v) for v in items if isinstance(v, str) and _joined(v)}
+
+
+def _kept_ids(defs: MantleDefinitions, name: str, own: set[str]) -> frozenset[str]:
+    """`_ids`, once per loaded project, field and values: every paragraph of every case
+    is read against the same fields."""
+    key = ("other_values", name, frozenset(own))
+    return memoized(defs, key, lambda: frozenset(_ids(defs, name, own)))
 
 
 def _ids(defs: MantleDefinitions, name: str, own: set[str]) -> set[str]:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from evalcore.definitions import MantleDefinitions, MemoryField, Skill
+from evalcore.definitions import MantleDefinitions, MemoryField, Skill, memoized
 from evalcore.definitions.conditions import evaluate
 from evalcore.lexicon.en.instruction_words import OFFERS as _OFFERS
 from evalcore.lexicon.en.prose_acts import set_to_pick
@@ -28,28 +28,41 @@ from evalcore.lexicon.en.skill_prose import MARKED_PICKS
 PICK_NOTE = "When the agent offers you options, pick the first one it offers."
 
 
-def _texts(
-    skill: Skill, tools: frozenset[str], memory: Mapping[str, Any] | None
-) -> list[tuple[str, bool]]:
-    """(text, whether a tool ran before it): each instructions step of a block (after an
-    `execute_tool` step of that block, or in a block with `tools:`) and each paragraph of
-    the prose (naming a `@tool.`, or one of the skill's `tools` by its name), but for a
-    paragraph whose `if:` the path's `memory` rules out."""
-    out: list[tuple[str, bool]] = []
+def _texts(skill: Skill, tools: frozenset[str]) -> list[tuple[str, bool, str | None]]:
+    """(text, whether a tool ran before it, the `if:` of a paragraph that has one): each
+    instructions step of a block (after an `execute_tool` step of that block, or in a block
+    with `tools:`) and each paragraph of the prose (naming a `@tool.`, or one of the
+    skill's `tools` by its name)."""
+    out: list[tuple[str, bool, str | None]] = []
     for block in skill.blocks.values():
         ran = bool(block.tools)
         for step in block.steps:
             if step.kind == "execute_tool":
                 ran = True
             elif step.kind == "instructions" and isinstance(step.target, str):
-                out.append((step.target, ran))
+                out.append((step.target, ran, None))
     for paragraph in re.split(r"\n\s*\n", skill.body or ""):
         head = paragraph.strip().split("\n", 1)[0]
-        if memory is not None and head.startswith("if:") and not evaluate(head[3:], memory):
-            continue
         named = "@tool." in paragraph or bool(tools & set(re.findall(r"\w+", paragraph)))
-        out.append((paragraph, named))
+        out.append((paragraph, named, head[3:] if head.startswith("if:") else None))
     return out
+
+
+def _offer_sets(
+    defs: MantleDefinitions, skill: Skill, field: MemoryField
+) -> tuple[tuple[bool, str | None], ...]:
+    """For each of the skill's texts (`_texts`), whether it sets `field` to a pick among a
+    tool's options, with its paragraph's `if:`: read once per loaded project and field, as
+    the drafter asks of every field of every case."""
+    # "set x to the one they pick", "set x from the slot they pick"
+    sets = set_to_pick(field.name)
+    tools = frozenset(defs.tools_for(skill.id))
+    out = []
+    for text, ran, condition in _texts(skill, tools):
+        flat = " ".join(text.split())
+        words = set(re.findall(r"\w+", flat.lower()))
+        out.append((bool(ran and sets.search(flat) and _OFFERS & words), condition))
+    return tuple(out)
 
 
 def picked_from_offer(
@@ -61,15 +74,17 @@ def picked_from_offer(
     skill = defs.skills.get(field.namespace)
     if skill is None:
         return False
-    # "set x to the one they pick", "set x from the slot they pick"
-    sets = set_to_pick(field.name)
-    tools = frozenset(defs.tools_for(skill.id))
-    for text, ran in _texts(skill, tools, memory):
-        flat = " ".join(text.split())
-        words = set(re.findall(r"\w+", flat.lower()))
-        if ran and sets.search(flat) and _OFFERS & words:
-            return True
-    return False
+    read = memoized(
+        defs,
+        ("picked_from_offer", skill.id, field.name),
+        lambda: _offer_sets(defs, skill, field),
+    )
+    # a paragraph's `if:` is weighed only where the paragraph sets the pick (a condition
+    # never raises: an unknown or mistyped side compares as false)
+    return any(
+        picked and (memory is None or condition is None or evaluate(condition, memory))
+        for picked, condition in read
+    )
 
 
 def list_pick_note(things: str, prose: list[str]) -> str:

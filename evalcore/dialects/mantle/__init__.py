@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...definitions import memoized
 from ...findings import Finding
 from ...justify import Note, annotate_yaml
 from ...testdata import built_in_phones, load_records
@@ -187,7 +188,10 @@ def _built_in_notes(data: Any, project: Project | None) -> list[Note]:
     seeds = setup.get("initial_slots") if isinstance(setup, dict) else None
     if project is None or not isinstance(seeds, dict):
         return []
-    found = built_in_phones(seeds, load_records(project.root))
+    # the files read once per loaded project, as the justifier reads them: every case
+    # written in a run is noted against the same records
+    records = memoized(project, ("mantle-note-records",), lambda: load_records(project.root))
+    found = built_in_phones(seeds, records)
     return [
         Note("/scenario/setup/initial_slots", f"{key} {what} (no record under data/ has it)")
         for key, what in found.items()

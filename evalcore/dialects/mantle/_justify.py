@@ -247,12 +247,20 @@ def _compared(condition: str, name: str) -> set[str]:
 
 def _said(value: str, text: str) -> bool:
     """`value` (`not_received`) is a word of the case's text (as `not_received` or
-    `not received`)."""
+    `not received`). Searched only where the text holds it at all: a criterion is tried
+    against every entry of the skills its case runs."""
     return any(
-        re.search(rf"(?<!\w){re.escape(v)}(?!\w)", text)
+        v in text and _word(v).search(text) is not None
         for v in {value, value.replace("_", " ")}
         if v
     )
+
+
+@functools.lru_cache(maxsize=8192)
+def _word(value: str) -> re.Pattern[str]:
+    """A pattern finding `value` as a whole word (`_said`), kept: a project of many
+    entries names more than `re`'s own cache holds."""
+    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
 
 
 def _via(own: Justification, entry: Justification | None) -> Justification | None:
@@ -1584,7 +1592,11 @@ class MantleJustifier:
             for a in self._agent_prose()
         ]
         scoped = _GUARD.match(text.strip()) is not None
-        best: tuple[tuple[float, int, float], Justification | None] = ((0.0, 0, 0.0), None)
+        # the best so far: (score, branch taken) first, then how alike it reads, measured
+        # only where two tie on the first (`likeness` is the costliest part of the loop)
+        best: tuple[tuple[float, int], Justification | None] = ((0.0, 0), None)
+        best_sentence: str | None = None
+        best_like: float | None = 0.0
         for file, skill, (sentence, line, condition, _) in candidates:
             # the entries an `if:` compares, without its values ("still_slow_after_reboot"),
             # for a criterion that says its condition ("When the claim status is 1, ...")
@@ -1607,11 +1619,20 @@ class MantleJustifier:
             taken = self._holds(condition, case) if condition else None
             if condition and self._contradicts(condition, case):
                 continue  # a branch the case does not play backs nothing in it
-            key = (score, {True: 1, None: 0, False: -1}[taken], likeness(text, sentence))
-            if key > best[0]:
-                kind = self._classify(sentence, condition, case, skill)
-                quoted = sentence if len(sentence) <= 70 else sentence[:67].rstrip() + "..."
-                best = (key, Justification(kind, file, line, f'"{quoted}"'))  # type: ignore[arg-type]
+            head = (score, {True: 1, None: 0, False: -1}[taken])
+            like: float | None = None
+            if head < best[0]:
+                continue
+            if head == best[0]:
+                if best_like is None:
+                    best_like = likeness(text, best_sentence or "")
+                like = likeness(text, sentence)
+                if like <= best_like:
+                    continue
+            kind = self._classify(sentence, condition, case, skill)
+            quoted = sentence if len(sentence) <= 70 else sentence[:67].rstrip() + "..."
+            best = (head, Justification(kind, file, line, f'"{quoted}"'))  # type: ignore[arg-type]
+            best_sentence, best_like = sentence, like
         if best[1] is None and entry is not None:  # the element that takes it from the user
             found = self._writers(entry[0], case)
             writer = strongest([j for j in found if j and not j.element.startswith("tool ")])

@@ -11,6 +11,7 @@ itself, so a folded or quoted scalar cites the line its sentence starts on.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -57,16 +58,19 @@ def locate(lines: list[str], text: str, start: int, span: int = 80) -> int:
 SETTING = frozenset(stem(w) for w in SETTING_VERBS)
 
 
-def words(text: str) -> set[str]:
+@functools.lru_cache(maxsize=8192)
+def words(text: str) -> frozenset[str]:
     """The stems of `text`'s content words (an entry's name counts as its words too), cut
     as the rest of casegen cuts them, so a criterion in the third person ("shares the
-    ticket id") meets the imperative sentence it restates ("Share the ticket id")."""
+    ticket id") meets the imperative sentence it restates ("Share the ticket id"). Kept by
+    text: a criterion is weighed against every sentence of the skills its case runs, the
+    same sentences for every criterion and case."""
     out: set[str] = set()
     for word in re.findall(r"[a-z][a-z_]{2,}", text.lower()):
         for part in {word, *word.split("_")}:
             if len(part) > 2 and part not in FILLER:
                 out.add(stem(part))
-    return out
+    return frozenset(out)
 
 
 def likeness(left: str, right: str) -> float:
