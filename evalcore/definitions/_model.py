@@ -265,6 +265,23 @@ class MantleDefinitions(_Model):
         key = ("tools_for", skill_id, id(skill), len(skill.tools), len(self.shared_tools))
         return dict(memoized(self, key, lambda: self._tools_for(skill)))
 
+    def skills_calling(self, tool: str) -> tuple[str, ...]:
+        """The ids of the skills whose `tools_for` holds `tool`, in the project's order.
+
+        From an index built once per loaded definitions (again when the skills or shared
+        tools are replaced or resized): a case's check that names a tool but no skill looks
+        for it in the skills that have it, not in each of the project's skills."""
+        shape = (id(self.skills), len(self.skills), id(self.shared_tools), len(self.shared_tools))
+        kept = memo_of(self).get("skills_calling")
+        if kept is None or kept[0] != shape:
+            found: dict[str, list[str]] = {}
+            for skill_id in self.skills:
+                for name in self.tools_for(skill_id):
+                    found.setdefault(name, []).append(skill_id)
+            index = {name: tuple(ids) for name, ids in found.items()}
+            kept = memo_of(self)["skills_calling"] = (shape, index)
+        return kept[1].get(tool, ())  # type: ignore[no-any-return]
+
     def _tools_for(self, skill: Skill) -> dict[str, ToolDef]:
         out: dict[str, ToolDef] = {}
         for name in skill.import_tools:
@@ -283,6 +300,23 @@ class MantleDefinitions(_Model):
         skills are replaced or resized, as a loader does): planning and drafting ask for it
         thousands of times per run, and loaded definitions are read, not changed."""
         return dict(self._memory_map())
+
+    def memory_in(self, *namespaces: str) -> list[MemoryField]:
+        """The declared entries of the namespaces named (`project`, skill ids), in
+        `memory_names()`'s order: a skill's own and the project's entries without walking
+        every skill's (from an index by namespace built with the map)."""
+        shape = (id(self.memory), len(self.memory), id(self.skills), len(self.skills))
+        kept = memo_of(self).get("memory_in")
+        if kept is None or kept[0] != shape:
+            index: dict[str, list[tuple[int, MemoryField]]] = {}
+            for at, entry in enumerate(self._memory_map().values()):
+                index.setdefault(entry.namespace, []).append((at, entry))
+            kept = memo_of(self)["memory_in"] = (shape, index)
+        found = [kept[1].get(namespace, []) for namespace in dict.fromkeys(namespaces)]
+        placed = found[0]
+        if len(found) > 1:  # merged by place in the map
+            placed = sorted((p for part in found for p in part), key=lambda p: p[0])
+        return [entry for _, entry in placed]
 
     def initial_memory(self) -> dict[str, Any]:
         """Project memory before anything runs: each project field's `initial_value`

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._memo import memoized
 from .._model import MantleDefinitions, Skill
 from ..conditions import condition_keys, evaluate
 from ._types import Mode, SuccessSignal, ToolUse, Uncertainty, Where
@@ -21,9 +22,8 @@ def checks(
 ) -> list[Uncertainty]:
     """Places where the definitions leave the path open."""
     out: list[Uncertainty] = []
-    memory = defs.memory_names()
     settable = {f.qualified for f in fields} | {w.key for t in tools for w in t.writes}
-    settable |= {f.qualified for f in memory.values() if f.llm_settable or f.seed}
+    settable |= _model_settable(defs)
     for block in skill.blocks.values():
         for step in block.steps:
             if step.kind == "set_memory" and isinstance(step.target, dict):
@@ -57,7 +57,7 @@ def checks(
     for branch in branches:
         for option in branch.options:
             for key in condition_keys(option.condition):
-                if key not in memory:
+                if defs.memory_field(key) is None:
                     out.append(
                         Uncertainty(
                             what=f"condition '{option.condition}'",
@@ -66,7 +66,7 @@ def checks(
                         )
                     )
     for mode in modes:
-        declared = memory.get(mode.field)
+        declared = defs.memory_field(mode.field)
         allowed = [str(v).lower() for v in (declared.enum_values or [])] if declared else []
         for value in mode.values:
             if allowed and str(value.value).lower() not in allowed:
@@ -112,3 +112,17 @@ def checks(
 
 
 __all__ = ["checks"]
+
+
+def _model_settable(defs: MantleDefinitions) -> frozenset[str]:
+    """Every entry the model may set or a seed fills (qualified), kept per loaded
+    definitions and shape of their memory: each skill's checks ask, and the set holds
+    every skill's entries."""
+    shape = (id(defs.memory), len(defs.memory), id(defs.skills), len(defs.skills))
+    return memoized(
+        defs,
+        ("model_settable", shape),
+        lambda: frozenset(
+            f.qualified for f in defs.memory_names().values() if f.llm_settable or f.seed
+        ),
+    )

@@ -537,7 +537,10 @@ def _doc_errors(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
     return found
 
 
-@lru_cache(maxsize=128)
+# Kept across loads of a project (the reference agent loads its own copy): with a tool file
+# per skill, 128 texts were fewer than a project of 160 skills has, and a second load
+# parsed and walked files again.
+@lru_cache(maxsize=1024)
 def _file_facts(text: str) -> dict[str, CodeFacts]:
     try:
         tree = parsed_module(text)

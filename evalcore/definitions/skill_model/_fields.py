@@ -286,7 +286,7 @@ def _skill_fields(
                             condition=condition,
                         ),
                     )
-    shared = [f for f in memory.values() if f.namespace == "project" and not f.seed]
+    shared = [f for f in defs.memory_in("project") if not f.seed]
     forks = branched_keys(skill)
     said = sentences(skill.body, prose_first_line)
     for index, sentence in enumerate(said):

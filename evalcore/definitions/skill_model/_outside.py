@@ -379,18 +379,17 @@ def _reported(project: Project, skill_id: str) -> frozenset[str]:
         names |= {name.lower(), name.lower().replace("_", " ")}
         names |= {tool.mcp_server.lower()} if tool.mcp_server else set()
         answered = {qualify(k, skill_id, defs) for k in (effect.answered if effect else ())}
-        memory = defs.memory_names()
         # a field the model may also set (the customer's pick from what the tool listed)
         # is the model's as much as the service's: only its description can say otherwise
-        found |= {k for k in answered if not getattr(memory.get(k), "llm_settable", False)}
+        found |= {k for k in answered if not getattr(defs.memory_field(k), "llm_settable", False)}
     asked = {
         f"{skill_id}.{step.target}"
         for block in skill.blocks.values()
         for step in block.steps
         if step.kind == "collect"
     }
-    for field in defs.memory_names().values():
-        if field.namespace != skill_id or not field.description:
+    for field in defs.memory_in(skill_id):
+        if not field.description:
             continue
         if field.type not in ("categorical", "bool"):
             continue

@@ -149,9 +149,11 @@ def _instead_of(text: str, name: str, at: int, calls: dict[str, list[int]]) -> s
     return other if _OTHERWISE.intersection(between) else None
 
 
-def trigger_condition(clause: str, skill: Skill, memory: dict[str, MemoryField]) -> str | None:
-    """`details_verified is true` -> `session.file_claim.details_verified` (None if unread)."""
-    fields = [f for f in memory.values() if f.namespace in (skill.id, "project")]
+def trigger_condition(clause: str, skill: Skill, fields: list[MemoryField]) -> str | None:
+    """`details_verified is true` -> `session.file_claim.details_verified` (None if unread).
+
+    `fields`: the entries the skill reads, its own and the project's in the project's order
+    (`MantleDefinitions.memory_in(skill.id, "project")`)."""
     named = [
         f
         for f in fields
@@ -248,6 +250,7 @@ class ToolReader:
         self.calls: dict[str, list[CallSite]] = {}
         self.uncertainties: list[Uncertainty] = []
         self.memory = defs.memory_names()
+        self.readable = defs.memory_in(skill.id, "project")
         self.words = [ToolWords.of(n, self.callable.get(n)) for n in self.names]
         #: Tools a block step runs (`execute_tool`, `tools:`): the framework calls them, so a
         #: sentence that describes one summarises the step rather than calling it again.
@@ -351,7 +354,7 @@ class ToolReader:
                 )
             elif trigger and trigger.end() <= positions[0] and "@tool." not in trigger.group(0):
                 trigger_text = trigger.group(0).rstrip(",")
-                read = trigger_condition(trigger["clause"], self.skill, self.memory)
+                read = trigger_condition(trigger["clause"], self.skill, self.readable)
                 word = " ".join(trigger["word"].lower().split())
                 if read is not None and word == "unless":
                     read = f"not ({read})"  # "Unless X is true, call y": y runs while X is not
@@ -380,7 +383,7 @@ class ToolReader:
                 after = _after_trigger(text[positions[0] + len(name) :])
                 if after is not None:
                     trigger_text = after.group(0).rstrip(",")
-                    read = trigger_condition(after["clause"], self.skill, self.memory)
+                    read = trigger_condition(after["clause"], self.skill, self.readable)
                     word = " ".join(after["word"].lower().split())
                     if read is not None and word == "unless":
                         read = f"not ({read})"

@@ -1047,7 +1047,7 @@ class MantleJustifier:
     def _skills_for_tool(self, name: str, skill_id: str | None) -> list[Skill]:
         if skill_id and skill_id in self.defs.skills:
             return [self.defs.skills[skill_id]]
-        return [s for s in self.defs.skills.values() if name in self.defs.tools_for(s.id)]
+        return [self.defs.skills[s] for s in self.defs.skills_calling(name)]
 
     @staticmethod
     def _of_case(skills: list[Skill], case: _Case) -> list[Skill]:

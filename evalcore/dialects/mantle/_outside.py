@@ -83,7 +83,7 @@ def ran_tools(data: Any, defs: MantleDefinitions) -> Iterator[tuple[str, ToolDef
     by that name (the case's file notes read the tool's code through these)."""
     for body in _ran(data):
         name = str(body.get("tool_name") or "")
-        skills = [str(body["skill_id"])] if body.get("skill_id") else list(defs.skills)
+        skills = [str(body["skill_id"])] if body.get("skill_id") else defs.skills_calling(name)
         for skill in skills:
             tool = defs.tools_for(skill).get(name) if skill in defs.skills else None
             if tool is not None:
@@ -119,7 +119,10 @@ def _resting_on(data: Any, project: Project | None, effect: OutsideEffect) -> li
     out: list[str] = []
     for body in _ran(data):
         name = str(body.get("tool_name") or "")
-        skills = [str(body["skill_id"])] if body.get("skill_id") else list(defs.skills)
+        # without the check's skill, only the skills that can run the effect's tool pass
+        skills = (
+            [str(body["skill_id"])] if body.get("skill_id") else defs.skills_calling(effect.tool)
+        )
         for skill in skills:
             if name == effect.tool or name in out or effect.tool not in defs.tools_for(skill):
                 continue
