@@ -293,3 +293,12 @@ def test_the_runner_package_hands_out_the_same_objects_as_its_modules() -> None:
             assert value is getattr(importlib.import_module(module, runner.__name__), name)
     with pytest.raises(AttributeError):
         runner.no_such_name  # noqa: B018
+
+
+def test_mcp_tools_register_without_the_skill_model() -> None:
+    """A server's first start answers `initialize` and `tools/list` without reading a
+    project: validation and the generation flow (and `evalcore.definitions` with them) are
+    imported by the tool call that uses them."""
+    modules = _fresh_modules("agentflows.mcp_server._tools")
+    deferred = {"evalcore.validation", "evalcore.definitions", "agentflows.generate"}
+    assert not modules & deferred, sorted(modules & deferred)
