@@ -12,6 +12,7 @@ spoken as `03/17/1984` for `1984-03-17`) still matches.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
@@ -42,8 +43,10 @@ def changed_detail(value: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def _dated(value: str) -> tuple[date, str] | None:
-    """The day a numeric date names and the form it is written in."""
+    """The day a numeric date names and the form it is written in. Kept per value: the
+    reference agent's backend asks it of every record's values on each check call."""
     for form in _DATE_FORMS:
         try:
             return datetime.strptime(value.strip(), form).date(), form
