@@ -8,6 +8,7 @@ imported only by the commands that need them (`generate`, `run`, `review`, `mcp`
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import os
 import subprocess
@@ -260,3 +261,44 @@ def test_sources_text_output_loads_no_json(tmp_path: Path) -> None:
 
     assert loaded("sources", "--project", "examples/bank") == "False"
     assert loaded("sources", "--project", "examples/bank", "--json") == "True"
+
+
+def _fresh_modules(*imports: str) -> frozenset[str]:
+    """The modules a fresh interpreter holds after importing `imports`."""
+    code = "import json, sys\n" + "".join(f"import {m}\n" for m in imports)
+    code += "print(json.dumps(sorted(sys.modules)))\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, check=True
+    )
+    return frozenset(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_generate_s_verifier_loads_the_runner_s_conversation_not_its_executor() -> None:
+    """The verifier plays a case with the runner's conversation, events and checks; the
+    executor, the judge, the results writer and JUnit's XML stay unloaded."""
+    modules = _fresh_modules("agentflows.generate._verify_mantle")
+    assert "evalcore.runner._conversation" in modules
+    unused = ("evalcore.runner._execute", "evalcore.runner._results", "evalcore.runner._junit")
+    unused += ("evalcore.judge", "xml.etree")
+    assert not modules & set(unused), sorted(modules & set(unused))
+
+
+def test_the_runner_package_hands_out_the_same_objects_as_its_modules() -> None:
+    """Each public name of `evalcore.runner` is its defining module's object (PEP 562)."""
+    runner = importlib.import_module("evalcore.runner")
+    for name in runner.__all__:
+        value = getattr(runner, name)
+        module = runner._LAZY.get(name)
+        if module is not None:
+            assert value is getattr(importlib.import_module(module, runner.__name__), name)
+    with pytest.raises(AttributeError):
+        runner.no_such_name  # noqa: B018
+
+
+def test_mcp_tools_register_without_the_skill_model() -> None:
+    """A server's first start answers `initialize` and `tools/list` without reading a
+    project: validation and the generation flow (and `evalcore.definitions` with them) are
+    imported by the tool call that uses them."""
+    modules = _fresh_modules("agentflows.mcp_server._tools")
+    deferred = {"evalcore.validation", "evalcore.definitions", "agentflows.generate"}
+    assert not modules & deferred, sorted(modules & deferred)

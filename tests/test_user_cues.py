@@ -18,7 +18,7 @@ from agentflows.mutate import mutate
 from agentflows.planning import plan_source
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import skill_models
-from evalcore.definitions.skill_model.cues import heard, user_cue
+from evalcore.definitions.skill_model.cues import _stems, heard, user_cue
 from evalcore.runner import collect_cases
 
 ORDERS = """\
@@ -116,6 +116,16 @@ def test_a_cue_is_heard_when_the_message_says_its_words() -> None:
     assert heard(cue, "Hi, I'm asking about an existing request.")
     assert heard(cue, "What happened to the request I already have? It's an existing one.")
     assert not heard(cue, "I want to make a new request.")
+
+
+def test_a_text_s_stems_are_read_once_for_every_cue_heard_in_it() -> None:
+    text = "Hi, I'm asking about an existing request; I don't have my order number."
+    cues = ["they ask about an existing request", "they ask about a new order", "they ask"]
+    first = [heard(cue, text) for cue in cues]
+    hits = _stems.cache_info().hits
+    assert [heard(cue, text) for cue in cues] == first == [True, False, False]
+    assert _stems.cache_info().hits > hits
+    assert _stems(text) == _stems.__wrapped__(text) >= {"ask", "exist", "request", "order"}
 
 
 def test_the_call_is_optional_and_carries_its_cue(kiln: Path) -> None:

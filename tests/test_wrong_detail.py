@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from agentflows.planning._mantle import plan_mantle
 from evalcore.agents.reference import ModelBrain
 from evalcore.definitions import load_project
 from evalcore.testdata import NEGATIVE_ACCOUNT, changed_detail, load_records, one_detail_off
+from evalcore.testdata._mismatch import _dated
 
 HARBOR = Path(__file__).parent / "data" / "corpus" / "harbor_mutual"
 CHECKED = (("policy_number", "policy_number"), ("date_of_birth", "date_of_birth"))
@@ -35,6 +37,18 @@ def test_a_changed_detail_is_one_digit_off_and_stays_a_date() -> None:
     assert changed_detail("03/17/1984") == "03/17/1983"
     assert changed_detail("02/29/2024") is None  # no year a digit away has the day
     assert changed_detail("Whitfield") is None  # a name changed by a letter reads as a typo
+
+
+def test_a_value_s_date_is_read_once_and_reads_as_strptime_reads_it() -> None:
+    """`_dated` is kept per value: asked again, it answers what the uncached reading does."""
+    values = ["03/17/1984", " 1984-03-17 ", "17.03.1984", "13/25/2020", "2024/02/29", "02139", ""]
+    first = [_dated(v) for v in values]
+    hits = _dated.cache_info().hits
+    assert [_dated(v) for v in values] == first == [_dated.__wrapped__(v) for v in values]
+    assert _dated.cache_info().hits == hits + len(values)
+    assert first[0] == (date(1984, 3, 17), "%m/%d/%Y")
+    assert first[1] == (date(1984, 3, 17), "%Y-%m-%d")
+    assert first[3] is None and first[5] is None
 
 
 def test_one_detail_off_a_record_is_no_match_and_another_form_of_it_is(harbor) -> None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from evalcore.agents.reference import Mutant, mutants, reached
 from evalcore.lexicon.en.run_findings import NOTE_NAMES, expected_event
-from evalcore.runner import RunCase
+from evalcore.runcase import RunCase
 from evalcore.validation import check_data
 
 from ._prewrite import prewrite

@@ -32,7 +32,7 @@ from typing import Any
 
 from evalcore.agents.reference import Variant, variants
 from evalcore.assertions import evaluate_mantle, parse_events
-from evalcore.runner import RunCase
+from evalcore.runcase import RunCase
 
 from ._verify_play import Played, play, reference, run_case
 from ._verify_types import VerifyEnv

@@ -9,15 +9,18 @@ runs in a worker thread and that thread runs the generation in its own event loo
 from __future__ import annotations
 
 import asyncio
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from ..generate import GenerateRequest, build_request, run_generation
 from ._payloads import Payload
 from ._progress import GenerationProgress, ProgressSender
 from ._results import Unavailable
+
+if TYPE_CHECKING:
+    from ..generate import GenerateRequest
 
 
 async def generate(
@@ -41,8 +44,9 @@ async def generate(
     """`casegen generate --json` (with `--pr` when asked); an error when a case failed or
     was not written, or (with pr) no branch was made."""
     pr_api = _pr_api() if pr else None
+    flow = _flow()
     request = await anyio.to_thread.run_sync(
-        lambda: build_request(
+        lambda: flow.build_request(
             targets,
             project=project,
             dialect=dialect,
@@ -59,7 +63,7 @@ async def generate(
 
     async def work() -> tuple[dict[str, Any], bool]:
         if pr_api is None:
-            report = await run_generation(request, on_update=GenerationProgress(sender))
+            report = await flow.run_generation(request, on_update=GenerationProgress(sender))
             ok = True
         else:
             progress = GenerationProgress(sender, threaded=True)
@@ -73,6 +77,12 @@ async def generate(
     report, ok = await sender.run(work)
     ok = ok and not report["failed"] and not report["conflicts"]
     return report, not ok
+
+
+def _flow() -> Any:
+    """`agentflows.generate`, imported by the first `generate_cases` call: it loads the
+    skill model (`evalcore.definitions`), which a server's start does not need."""
+    return import_module("..generate", __package__)
 
 
 def _pr_api() -> Any:
@@ -98,7 +108,7 @@ async def _with_pr(
     plan = await anyio.to_thread.run_sync(lambda: pr.prepare_pr(request, options, targets=targets))
 
     def generate_in_worktree(moved: GenerateRequest) -> dict[str, Any]:
-        return asyncio.run(run_generation(moved, on_update=progress))
+        return asyncio.run(_flow().run_generation(moved, on_update=progress))
 
     outcome = await anyio.to_thread.run_sync(
         lambda: pr.open_pull_request(plan, request, generate=generate_in_worktree)

@@ -9,10 +9,9 @@ so nothing that decides an outcome is duplicated.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from importlib import import_module
 from pathlib import Path
 from typing import Any
-
-from evalcore.validation import summary, validate_paths
 
 from ..commands import repair_payload, resolve_project, run_settings, sources_payload
 from ._results import Unavailable
@@ -27,9 +26,17 @@ def sources(project: Path | None) -> Payload:
 
 def validate(paths: Sequence[Path], project: Path | None, dialect: str | None) -> Payload:
     """`casegen validate --json`; an error when any file has an error finding."""
-    reports = validate_paths(paths, project=project, dialect=dialect)
-    totals = summary(reports)
+    validation = _validation()
+    reports = validation.validate_paths(paths, project=project, dialect=dialect)
+    totals = validation.summary(reports)
     return {"files": [r.to_json() for r in reports], "summary": totals}, totals["invalid"] > 0
+
+
+def _validation() -> Any:
+    """`evalcore.validation`, imported by the first `validate_cases` call: it loads
+    `evalcore.definitions`, the biggest part of casegen's own cost in a server's first start,
+    which answers `initialize` and `tools/list` without it."""
+    return import_module("evalcore.validation")
 
 
 def repair(

@@ -100,8 +100,14 @@ def heard(cue: str, text: str) -> bool:
     if lacked is not None:
         return says_lacking(lacked, text)
     wanted = cue_words(cue)
-    said = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
-    return bool(wanted) and wanted <= said
+    return bool(wanted) and wanted <= _stems(text)
+
+
+@lru_cache(maxsize=1024)
+def _stems(text: str) -> frozenset[str]:
+    """The stems of `text`'s words. Kept per text: the reference agent asks `heard` of the
+    same user messages for each cue of a skill, at every step of a play."""
+    return frozenset(stem(w) for w in re.findall(r"[a-z]+", text.lower()))
 
 
 __all__ = ["cue_words", "heard", "own_words", "topic_cue", "user_cue"]
