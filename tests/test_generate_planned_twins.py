@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -18,7 +20,7 @@ from pydantic import Field, SecretStr
 
 from agentflows.drafting.llm import LLMEngine
 from agentflows.drafting.offline import OfflineEngine
-from agentflows.generate import build_request, run_generation
+from agentflows.generate import _planned_twins, build_request, run_generation
 from evalcore.llm import ModelConfig
 
 BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
@@ -91,3 +93,36 @@ def test_a_plan_edit_to_the_words_keeps_a_twin_comparable() -> None:
     ):
         edited = behavior.model_copy(update={"edits": [{"op": op, "target": behavior.id}]})
         assert comparable(edited) is expected, op
+
+
+def test_each_planned_behaviour_is_weighed_once_however_many_look_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every behaviour looks back at each one before it for a twin: whether a planned
+    behaviour can be compared is read once per run, not once per look-back."""
+    weighed: list[str] = []
+    real = _planned_twins.comparable
+    monkeypatch.setattr(_planned_twins, "comparable", lambda b: weighed.append(b.id) or real(b))
+    chat = CountingChat(messages=iter(()))
+    config = ModelConfig(model="fake", api_key=SecretStr("k"), max_retries=1)
+    report = _run(LLMEngine(config, use_cache=False, chat_model=chat))
+    assert report["duplicates"], "the hand-off plan has a twin"
+    # once as itself, once as an earlier behaviour: never again for each later one
+    assert max(Counter(weighed).values()) <= 2, weighed
+
+
+def test_a_planned_behaviour_changed_since_it_was_weighed_is_weighed_again() -> None:
+    """The kept answer is the raw behaviour's own: the same object with other content, or
+    another object with the same id, is read afresh."""
+    from agentflows.planning import plan_source
+    from evalcore.definitions import load_project
+
+    behavior = plan_source(load_project(BANK), "mantle", "human_handoff", None).behaviors[0]
+    raw = behavior.model_dump()
+    ctx: Any = SimpleNamespace(planned_comparable={})
+    assert _planned_twins._comparable_raw(ctx, raw) is True
+    raw["edits"] = [{"op": "set_fact", "target": behavior.id}]
+    assert _planned_twins._comparable_raw(ctx, raw) is False
+    fresh = behavior.model_dump()
+    assert _planned_twins._comparable_raw(ctx, fresh) is True
+    assert _planned_twins._comparable_raw(ctx, raw) is False

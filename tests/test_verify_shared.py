@@ -149,3 +149,22 @@ def test_a_play_leaves_its_case_as_it_was():
     for mutant in [None, *mutants(project)[:6]]:
         asyncio.run(play(case, reference(project, mutant), project))
     assert case.model_dump() == before
+
+
+def test_verification_plays_the_reading_generate_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The reference target plays the very project object it is given (the one planning
+    walked), so what planning derived from it (skill models, the brain) serves the plays
+    too; the folder is not read a second time."""
+    from evalcore.agents.reference import _target
+    from evalcore.definitions import load_project
+
+    project = load_project(_copy(tmp_path))
+    read: list[Path] = []
+    real = _target.load
+    monkeypatch.setattr(_target, "load", lambda root: read.append(root) or real(root))
+    base = reference(project)
+    mutant = reference(project, mutants(project)[0])
+    assert base.project is project and mutant.project is project
+    assert read == []

@@ -15,6 +15,7 @@ the behaviours before it, so the first request leaves as early as before.
 
 from __future__ import annotations
 
+import copy
 from types import ModuleType
 from typing import Any
 
@@ -61,7 +62,7 @@ def twin_work(
     if not marks:
         return None
     for raw in ctx.planned_order[: order.index(behavior.id)]:
-        if comparable(Behavior.model_validate(raw)) and _marks(ctx, planned, raw) == marks:
+        if _comparable_raw(ctx, raw) and _marks(ctx, planned, raw) == marks:
             found = ctx.planned_cases.pop(behavior.id, None)
             return _duplicate(task_behavior, found[0] if found else None, raw["id"])
     return None
@@ -84,6 +85,19 @@ def comparable(behavior: Behavior) -> bool:
     drafted at all."""
     asserting = any(e.get("op") in _ASSERTING_EDITS for e in behavior.edits)
     return not asserting and not behavior.facts.get(NOT_WRITTEN)
+
+
+def _comparable_raw(ctx: GenerateContext, raw: dict[str, Any]) -> bool:
+    """`comparable` of the planned behaviour `raw`, read once per run: every behaviour
+    looks back at each one before it, and validating each again made the look-backs grow
+    with the square of the plan. Kept per raw object (held, so its identity is not reused)
+    with a copy of its content, so a raw changed since is read again."""
+    known = ctx.planned_comparable.get(id(raw))
+    if known is not None and known[0] is raw and known[1] == raw:
+        return known[2]
+    value = comparable(Behavior.model_validate(raw))
+    ctx.planned_comparable[id(raw)] = (raw, copy.deepcopy(raw), value)
+    return value
 
 
 def _marks(ctx: GenerateContext, planned: ModuleType, raw: dict[str, Any]) -> frozenset[str]:

@@ -98,7 +98,7 @@ def reference(
     key = (root, mutant.id if mutant else None, variant.id if variant else None)
     target = _TARGETS.get(key)
     if target is None:
-        base = _TARGETS.get((root, None, None)) or ReferenceTarget(project.root)
+        base = _TARGETS.get((root, None, None)) or ReferenceTarget(project.root, project=project)
         _TARGETS[(root, None, None)] = base
         # Reading the project's file list again per mutant costs more than the play: a
         # mutant's target is the reference target with its one fault named.

@@ -26,9 +26,12 @@ def undeclared_set_fields(root: Path, defs: MantleDefinitions, skill: Skill) -> 
     that neither its memory.yml nor the project's declares, with what needs it."""
     path = root / skill.path / "skill.md"
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return []
+    if SET_FIELDS not in text:  # no sentence can name it: skip the walk over every word
+        return []
+    lines = text.splitlines()
     seen: set[str] = set()
     out: list[str] = []
     for name, line in _set_via_set_fields(lines):

@@ -130,14 +130,18 @@ class ReferenceTarget:
         mutant: str | Mutant | None = None,
         flags: MantleFlags | None = None,
         backend: Callable[[], Any] | None = None,
+        project: Project | None = None,
     ) -> None:
+        """`project`: the folder's reading a caller already holds (generate's), played
+        instead of reading the folder again, so the plays share what was derived from it
+        (skill models, the brain) with the planning that walked the same reference agent."""
         path = Path(root)
         if not path.is_dir():
             raise UserError(
                 f"mantle:{root}: no such project folder",
                 hint="name a Mantle project folder (with agent.yml), e.g. mantle:examples/bank",
             )
-        self.project = load(path)
+        self.project = project if project is not None else load(path)
         if self.project.mantle is None:
             raise UserError(f"mantle:{root} is not a Mantle project", hint="it has no agent.yml")
         if isinstance(mutant, str):
