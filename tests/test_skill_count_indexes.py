@@ -1,0 +1,54 @@
+"""What a case asks of the project's variants is answered from indexes built once per loaded
+project, so a case costs the same with more skills; each index answers as the scan did."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentflows.generate._verify_play import Played
+from agentflows.generate._verify_variants import on_path, site_index
+from benchmarks.synthetic import write_project
+from evalcore.agents.reference import _variants, variants
+from evalcore.definitions import load_project
+
+BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_project(write_project(tmp_path_factory.mktemp("skills") / "p", 12, distinct=True))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_variants_on_a_path_from_the_site_index_are_the_scans(project: Any, seed: int) -> None:
+    found = variants(project)
+    assert found
+    pick = random.Random(seed)
+    sites = [v.site for v in found]
+    passed: set[Any] = set(pick.sample(sites, k=pick.randint(0, len(sites))))
+    passed |= {("step", "elsewhere"), ("reply", None)}  # sites no variant has
+    record = Played("passed", reached=passed)
+    assert on_path(found, record, site_index(found)) == on_path(found, record)
+    assert on_path(found, Played("passed"), site_index(found)) == []
+
+
+def test_a_skills_optional_fields_do_not_build_every_skills_model(
+    project: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    defs = project.mantle
+    skipped = {v.target for v in variants(project) if v.kind == "skip_optional"}
+    expected = {}
+    for skill_id in defs.skills:
+        fields = {f.qualified for f in _variants.skill_models(project)[skill_id].fields}
+        expected[skill_id] = frozenset(fields & skipped)
+    everything: list[int] = []
+    real = _variants.skill_models
+    monkeypatch.setattr(_variants, "skill_models", lambda p: everything.append(1) or real(p))
+    answers = {s: _variants._optional(project, s) for s in defs.skills}
+    assert answers == expected
+    assert _variants._optional(project, "no_such_skill") == frozenset()
+    assert everything == []  # one skill's model per skill, not the whole map each time
