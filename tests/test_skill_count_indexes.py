@@ -9,11 +9,19 @@ from typing import Any
 
 import pytest
 
+from agentflows.drafting.offline import _mantle_answers
+from agentflows.drafting.offline._mantle_answers import (
+    outside_successes,
+    outside_tools,
+    success_tool,
+)
+from agentflows.drafting.offline._mantle_path import answered_keys
 from agentflows.generate._verify_play import Played
 from agentflows.generate._verify_variants import on_path, site_index
 from benchmarks.synthetic import write_project
 from evalcore.agents.reference import _variants, variants
 from evalcore.definitions import load_project
+from evalcore.definitions.skill_model import answer_writers
 
 BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
 
@@ -52,3 +60,38 @@ def test_a_skills_optional_fields_do_not_build_every_skills_model(
     assert answers == expected
     assert _variants._optional(project, "no_such_skill") == frozenset()
     assert everything == []  # one skill's model per skill, not the whole map each time
+
+
+def _successes_by_scan(project: Any, outside: frozenset[str], ran: list[Any]) -> dict[str, str]:
+    """What a case's goals read before the index: every skill's constraints, per case."""
+    successes: dict[str, str] = {}
+    for skill in project.mantle.skills.values():
+        for tool, c in skill.tool_constraints.items():
+            if tool in outside and c.on_success and successes.get(c.on_success) not in ran:
+                successes[c.on_success] = tool
+    return successes
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_outside_success_index_names_the_tool_the_scan_named(seed: int) -> None:
+    project = load_project(BANK)
+    outside = outside_tools(project)
+    index = outside_successes(project.mantle, outside)
+    assert any(len(tools) > 1 for tools in index.values())  # a response two tools share
+    pick = random.Random(seed)
+    tools = sorted({t for s in project.mantle.skills.values() for t in s.tool_constraints})
+    ran = pick.sample([*tools, None], k=pick.randint(0, len(tools)))
+    expected = _successes_by_scan(project, outside, ran)
+    responses = set(project.mantle.all_responses()) | {"utter_nothing"}
+    for response in sorted(responses):
+        assert success_tool(index, response, ran) == expected.get(response), response
+
+
+def test_the_kept_answer_writers_are_the_filtered_ones_and_a_fresh_dict() -> None:
+    project = load_project(BANK)
+    answered = answered_keys(project) | {"project.caller"}
+    own, writers = _mantle_answers._answered_writers(project, answered)
+    assert own == frozenset(k for k in answered if not k.startswith("project."))
+    assert writers == {k: t for k, t in answer_writers(project).items() if k in own}
+    writers["x"] = "y"  # the caller adds the listed picks to it
+    assert "x" not in _mantle_answers._answered_writers(project, answered)[1]
