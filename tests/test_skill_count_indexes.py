@@ -22,6 +22,8 @@ from benchmarks.synthetic import write_project
 from evalcore.agents.reference import _variants, variants
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import answer_writers
+from evalcore.testdata import _people
+from evalcore.testdata._shared_scan import Scan
 
 BANK = Path(__file__).resolve().parents[1] / "examples" / "bank"
 
@@ -95,3 +97,32 @@ def test_the_kept_answer_writers_are_the_filtered_ones_and_a_fresh_dict() -> Non
     assert writers == {k: t for k, t in answer_writers(project).items() if k in own}
     writers["x"] = "y"  # the caller adds the listed picks to it
     assert "x" not in _mantle_answers._answered_writers(project, answered)[1]
+
+
+_PIECES = ["Patients", "and", "nurses", "call", "or", "text", "to", "you", "reach", "us", "."]
+_PIECES += [". ", "; ", ":", "!  ", "? ", " ", "\n", "e.g.", "Riders", "write", "Call"]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_texts_sentences_split_after_the_kept_shared_start_answer_as_a_whole_split(
+    seed: int,
+) -> None:
+    pick = random.Random(seed)
+
+    def words(n: int) -> str:
+        return "".join(pick.choice(_PIECES) + pick.choice(["", " "]) for _ in range(n))
+
+    shared = words(pick.randint(0, 30))
+    for _ in range(3):
+        text = shared + words(pick.randint(0, 20))
+        scan = Scan(text, shared)
+        whole = [w for s in _people._SENTENCE_END.split(text.lower()) for w in _people._caller(s)]
+        assert scan.split_answers(_people._SENTENCE_END, _people._caller) == whole
+        assert whole == _people._callers(text)
+
+
+def test_the_callers_of_the_shared_start_and_of_the_skills_own_words_are_found() -> None:
+    shared = "Patients call you. Nurses and doctors text to you; Riders write us. "
+    text = shared + "Staff call you! Then"
+    found = Scan(text, shared).split_answers(_people._SENTENCE_END, _people._caller)
+    assert found == ["patients", "nurses", "riders", "staff"] == _people._callers(text)
