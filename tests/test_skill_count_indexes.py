@@ -19,7 +19,8 @@ from agentflows.drafting.offline._mantle_path import answered_keys
 from agentflows.generate._verify_play import Played
 from agentflows.generate._verify_variants import on_path, site_index
 from benchmarks.synthetic import write_project
-from evalcore.agents.reference import _variants, variants
+from evalcore.agents.reference import _mantle_words, _variants, variants
+from evalcore.agents.reference._mantle_words import SkillWords
 from evalcore.definitions import load_project
 from evalcore.definitions.skill_model import answer_writers
 from evalcore.testdata import _people
@@ -126,3 +127,31 @@ def test_the_callers_of_the_shared_start_and_of_the_skills_own_words_are_found()
     text = shared + "Staff call you! Then"
     found = Scan(text, shared).split_answers(_people._SENTENCE_END, _people._caller)
     assert found == ["patients", "nurses", "riders", "staff"] == _people._callers(text)
+
+
+def test_a_routed_line_is_weighed_once_and_answers_as_a_fresh_routing(
+    project: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    defs = project.mantle
+    skills = [s for s in defs.skills.values() if not s.disabled]
+    kept, fresh = SkillWords(skills), SkillWords(skills)
+    lines = [s.description or s.id for s in skills] + ["hello there", ""]
+    closings = [frozenset(), {skills[0].id}, {s.id for s in skills[:3]}]
+    expected = {
+        (line, frozenset(c)): _mantle_words.routed_skill(defs, fresh, line, set(c))
+        for line in lines
+        for c in closings
+    }
+    fresh.routes.clear()
+    assert any(v is not None for v in expected.values())
+    weighed: list[str] = []
+    real = _mantle_words.routing_scores
+    monkeypatch.setattr(
+        _mantle_words, "routing_scores", lambda *a: weighed.append(a[2]) or real(*a)
+    )
+    for _ in range(3):
+        for line in lines:
+            for closed in closings:
+                answer = _mantle_words.routed_skill(defs, kept, line, set(closed))
+                assert answer == expected[line, frozenset(closed)]
+    assert len(weighed) == len(expected)  # each line and closing weighed once

@@ -288,6 +288,9 @@ class SkillWords:
             if name:
                 self.named.setdefault(min(name), []).append(skill)
         self._hits: dict[str, dict[str, float]] = {}
+        #: `routed_skill`'s answer per (text, closed skills): the reference agent routes the
+        #: same lines in every play of a case, and each answer weighs every skill they hit.
+        self.routes: dict[tuple[str, frozenset[str]], str | None] = {}
         # The phrasings a description quotes ("Activate for phrases like "I'm sick""): a
         # message that says one of them asks for that skill as surely as one naming it.
         self.phrased: dict[str, list[tuple[str, str]]] = {}
@@ -360,9 +363,14 @@ def routed_skill(
     them, and a skill whose whole name the message says ("refill a prescription") first;
     None when no open skill scores 1.0. The reference agent routes with it, and drafting
     checks with it that an opening line asks for its skill."""
-    scores = routing_scores(defs, words, text, closed)
-    best = max(sorted(scores), key=lambda k: scores[k], default=None)
-    return best if best is not None and scores[best] >= 1.0 else None
+    key = (text, frozenset(closed))
+    if key not in words.routes:
+        if len(words.routes) >= _MEMO_TEXTS:
+            words.routes.clear()
+        scores = routing_scores(defs, words, text, closed)
+        best = max(sorted(scores), key=lambda k: scores[k], default=None)
+        words.routes[key] = best if best is not None and scores[best] >= 1.0 else None
+    return words.routes[key]
 
 
 def routing_ties(
