@@ -155,3 +155,15 @@ def test_a_routed_line_is_weighed_once_and_answers_as_a_fresh_routing(
                 answer = _mantle_words.routed_skill(defs, kept, line, set(closed))
                 assert answer == expected[line, frozenset(closed)]
     assert len(weighed) == len(expected)  # each line and closing weighed once
+
+
+def test_the_memory_view_is_the_maps_entries_read_only_and_follows_a_resize() -> None:
+    defs = load_project(BANK).mantle
+    view = defs.memory_view()
+    assert dict(view) == defs.memory_names() and list(view) == list(defs.memory_names())
+    with pytest.raises(TypeError):
+        view["x"] = next(iter(view.values()))  # type: ignore[index]
+    gone = next(iter(defs.skills))
+    defs.skills = {k: v for k, v in defs.skills.items() if k != gone}
+    assert dict(defs.memory_view()) == defs.memory_names()
+    assert not any(k.startswith(gone + ".") for k in defs.memory_view())
