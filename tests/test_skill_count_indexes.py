@@ -22,7 +22,8 @@ from benchmarks.synthetic import write_project
 from evalcore.agents.reference import _mantle_words, _variants, variants
 from evalcore.agents.reference._mantle_words import SkillWords
 from evalcore.definitions import load_project
-from evalcore.definitions.skill_model import answer_writers
+from evalcore.definitions.skill_model import answer_writers, outside_effect, runtime_reads
+from evalcore.dialects.mantle import _outside as _mantle_outside
 from evalcore.testdata import _people
 from evalcore.testdata._shared_scan import Scan
 
@@ -167,3 +168,40 @@ def test_the_memory_view_is_the_maps_entries_read_only_and_follows_a_resize() ->
     defs.skills = {k: v for k, v in defs.skills.items() if k != gone}
     assert dict(defs.memory_view()) == defs.memory_names()
     assert not any(k.startswith(gone + ".") for k in defs.memory_view())
+
+
+def _rests_by_scan(data: Any, project: Any, effect: Any) -> list[str]:
+    """`_resting_on` before the per-project memo: every calling skill per case."""
+    if not effect.answered:
+        return []
+    defs = project.mantle
+    out: list[str] = []
+    for body in _mantle_outside._ran(data):
+        name = str(body.get("tool_name") or "")
+        skills = (
+            [str(body["skill_id"])] if body.get("skill_id") else defs.skills_calling(effect.tool)
+        )
+        for skill in skills:
+            if name == effect.tool or name in out or effect.tool not in defs.tools_for(skill):
+                continue
+            reads = runtime_reads(project, skill, name)
+            if any(k == f"{skill}.{a}" for k in reads for a in effect.answered):
+                out.append(name)
+    return out
+
+
+def test_the_tools_resting_on_an_outside_answer_are_the_scans() -> None:
+    project = load_project(BANK)
+    defs = project.mantle
+    calls = sorted({(s, t) for s in defs.skills for t in defs.tools_for(s)})
+    effects = {t: outside_effect(project, defs.tools_for(s)[t]) for s, t in calls}
+    found = 0
+    for with_skill in (False, True):
+        bodies = [{"tool_name": t, **({"skill_id": s} if with_skill else {})} for s, t in calls]
+        data = {"scenario": {"goals": {"assertions": [{"tool_executed": b} for b in bodies]}}}
+        for effect in (e for e in effects.values() if e is not None):
+            expected = _rests_by_scan(data, project, effect)
+            assert _mantle_outside._resting_on(data, project, effect) == expected
+            assert _mantle_outside._resting_on(data, project, effect) == expected  # kept
+            found += len(expected)
+    assert found  # bank has a tool whose step reads an outside answer
