@@ -205,3 +205,24 @@ def test_the_tools_resting_on_an_outside_answer_are_the_scans() -> None:
             assert _mantle_outside._resting_on(data, project, effect) == expected  # kept
             found += len(expected)
     assert found  # bank has a tool whose step reads an outside answer
+
+
+def test_the_best_skill_weighed_among_the_hit_ones_is_the_best_of_all(project: Any) -> None:
+    skills = [s for s in project.mantle.skills.values() if not s.disabled]
+    words = SkillWords(skills)
+
+    def by_all(text: str, exclude: set[str]) -> tuple[str | None, float]:
+        scores = {k: v for k, v in words.scores(text).items() if k not in exclude}
+        if not scores:
+            return None, 0.0
+        skill = max(sorted(scores), key=lambda k: scores[k])
+        return (skill, scores[skill]) if scores[skill] > 0 else (None, 0.0)
+
+    lines = [s.description or s.id for s in skills] + [s.name or "" for s in skills]
+    lines += ["hello there", "", "my card"]
+    hit = 0
+    for line in lines:
+        for exclude in (set(), {skills[0].id}, {s.id for s in skills}):
+            assert words.best(line, exclude) == by_all(line, exclude), line
+            hit += words.best(line, exclude)[0] is not None
+    assert hit

@@ -349,7 +349,10 @@ class SkillWords:
         }
 
     def best(self, text: str, exclude: set[str] = frozenset()) -> tuple[str | None, float]:
-        scores = {k: v for k, v in self.scores(text).items() if k not in exclude}
+        """The highest-scoring skill for `text` (first by name among ties) and its score;
+        (None, 0.0) when none scores above 0. Only a skill sharing a word with `text` can
+        score above 0, so the skills it hits are weighed (`hits`), not every skill."""
+        scores = {k: v for k, v in self.hits(text).items() if k not in exclude}
         if not scores:
             return None, 0.0
         skill = max(sorted(scores), key=lambda k: scores[k])
