@@ -19,10 +19,15 @@ from agentflows.drafting.offline._mantle_path import answered_keys
 from agentflows.generate._verify_play import Played
 from agentflows.generate._verify_variants import on_path, site_index
 from benchmarks.synthetic import write_project
-from evalcore.agents.reference import _mantle_words, _variants, variants
+from evalcore.agents.reference import _equivalent, _mantle_words, _variants, variants
 from evalcore.agents.reference._mantle_words import SkillWords
-from evalcore.definitions import load_project
-from evalcore.definitions.skill_model import answer_writers, outside_effect, runtime_reads
+from evalcore.definitions import Skill, load_project
+from evalcore.definitions.skill_model import (
+    ToolUse,
+    answer_writers,
+    outside_effect,
+    runtime_reads,
+)
 from evalcore.dialects.mantle import _outside as _mantle_outside
 from evalcore.testdata import _people
 from evalcore.testdata._shared_scan import Scan
@@ -226,3 +231,23 @@ def test_the_best_skill_weighed_among_the_hit_ones_is_the_best_of_all(project: A
             assert words.best(line, exclude) == by_all(line, exclude), line
             hit += words.best(line, exclude)[0] is not None
     assert hit
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_parameter_is_fillable_from_the_sorted_keys_as_from_every_key(seed: int) -> None:
+    pick = random.Random(seed)
+    parts = ["card", "card_replace", "project", "proj", "bank", "x", "account", "id"]
+    pool = {
+        f"{pick.choice(parts)}.{pick.choice(parts)}_{pick.choice(parts)}"
+        for _ in range(pick.randint(0, 40))
+    }
+    ordered = sorted(pool)
+    use = ToolUse(name="t", scope="local")
+    for skill_id in parts:
+        skill = Skill(id=skill_id, name=skill_id, path=f"skills/{skill_id}")
+        for param in parts:
+            suffix = "_" + param
+            by_all = bool({f"{skill_id}.{param}", f"project.{param}"} & pool) or any(
+                k.endswith(suffix) and k.startswith((skill_id, "project.")) for k in pool
+            )
+            assert _equivalent._fillable(skill, use, param, pool, ordered) == by_all

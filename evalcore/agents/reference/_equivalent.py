@@ -33,7 +33,8 @@ out a routing `noop` that branches is a real fault (the branch is never taken).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from bisect import bisect_left
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from ...definitions import MantleDefinitions, Project, Skill, Step, memoized
@@ -68,15 +69,25 @@ def _keys(defs: MantleDefinitions, models: dict[str, SkillModel | None]) -> set[
     return keys
 
 
-def _fillable(skill: Skill, use: ToolUse, param: str, pool: set[str]) -> bool:
-    """Can `ModelBrain.arguments` ever fill `param` (it reads these keys)?"""
+def _fillable(skill: Skill, use: ToolUse, param: str, pool: set[str], ordered: list[str]) -> bool:
+    """Can `ModelBrain.arguments` ever fill `param` (it reads these keys)? `ordered` is
+    `pool` sorted: the keys that start with the skill's id or `project.` are found by
+    bisection, not by testing every skill's keys for each parameter."""
     if use.arguments.get(param):
         return True
     exact = {f"{skill.id}.{param}", f"project.{param}"}
     if exact & pool:
         return True
     suffix = "_" + param
-    return any(k.endswith(suffix) and k.startswith((skill.id, "project.")) for k in pool)
+    return any(k.endswith(suffix) for p in (skill.id, "project.") for k in _starting(ordered, p))
+
+
+def _starting(ordered: list[str], prefix: str) -> Iterator[str]:
+    """The keys of the sorted `ordered` that start with `prefix`."""
+    at = bisect_left(ordered, prefix)
+    while at < len(ordered) and ordered[at].startswith(prefix):
+        yield ordered[at]
+        at += 1
 
 
 def no_arguments(
@@ -110,8 +121,9 @@ def no_arguments(
     if identity:
         return None
     keys = _possible_keys(project, models)
+    ordered = memoized(defs, ("possible_keys_sorted", id(models)), lambda: sorted(keys))
     other_calls = [c for c in use.calls if c.kind != "execute_tool"]
-    if other_calls and any(_fillable(skill, use, p, keys) for p in params):
+    if other_calls and any(_fillable(skill, use, p, keys, ordered) for p in params):
         return None
     where = "its execute_tool steps pass no parameters" if steps else ""
     if other_calls:
