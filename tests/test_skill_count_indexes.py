@@ -251,3 +251,23 @@ def test_a_parameter_is_fillable_from_the_sorted_keys_as_from_every_key(seed: in
                 k.endswith(suffix) and k.startswith((skill_id, "project.")) for k in pool
             )
             assert _equivalent._fillable(skill, use, param, pool, ordered) == by_all
+
+
+def test_a_lines_routing_ties_are_kept_and_answer_as_a_fresh_routing(project: Any) -> None:
+    defs = project.mantle
+    skills = [s for s in defs.skills.values() if not s.disabled]
+    kept, fresh = SkillWords(skills), SkillWords(skills)
+    lines = [s.description or s.id for s in skills] + [s.name or "" for s in skills]
+    lines += ["hello there", "", "card"]
+    closings = [frozenset(), {skills[0].id}]
+    expected = {
+        (line, frozenset(c)): _mantle_words._ties(defs, fresh, line, set(c))
+        for line in lines
+        for c in closings
+    }
+    for _ in range(2):
+        for (line, closed), ties in expected.items():
+            got = _mantle_words.routing_ties(defs, kept, line, set(closed))
+            assert got == list(ties)
+            got.append("changed")  # a caller's list is its own
+    assert len(kept.ties) == len(expected)

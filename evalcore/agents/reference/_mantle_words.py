@@ -291,6 +291,8 @@ class SkillWords:
         #: `routed_skill`'s answer per (text, closed skills): the reference agent routes the
         #: same lines in every play of a case, and each answer weighs every skill they hit.
         self.routes: dict[tuple[str, frozenset[str]], str | None] = {}
+        #: `routing_ties`' answer, kept the same way.
+        self.ties: dict[tuple[str, frozenset[str]], tuple[str, ...]] = {}
         # The phrasings a description quotes ("Activate for phrases like "I'm sick""): a
         # message that says one of them asks for that skill as surely as one naming it.
         self.phrased: dict[str, list[tuple[str, str]]] = {}
@@ -382,12 +384,23 @@ def routing_ties(
     """The open skills that score as high as the routed one for `text`, itself first
     (empty when one skill wins outright): among them `routed_skill`'s pick is by name
     order only, where a real router would read the two descriptions as the same."""
+    key = (text, frozenset(closed))
+    if key not in words.ties:  # kept as `routed_skill`'s answer is
+        if len(words.ties) >= _MEMO_TEXTS:
+            words.ties.clear()
+        words.ties[key] = _ties(defs, words, text, closed)
+    return list(words.ties[key])
+
+
+def _ties(
+    defs: MantleDefinitions, words: SkillWords, text: str, closed: set[str]
+) -> tuple[str, ...]:
     scores = routing_scores(defs, words, text, closed)
     routed = routed_skill(defs, words, text, closed)
     if routed is None:
-        return []
+        return ()
     tied = sorted(k for k, v in scores.items() if v == scores[routed] and k != routed)
-    return [routed, *tied] if tied else []
+    return (routed, *tied) if tied else ()
 
 
 def routing_scores(
