@@ -11,6 +11,12 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 from agentflows.mutate import mutate
 from evalcore.agents import UserTurn
 from evalcore.agents.reference import ReferenceTarget, mutants
+from evalcore.agents.reference._equivalent import (
+    Uninstructed,
+    uninstructed,
+    written_only_by_uninstructed,
+)
+from evalcore.definitions.skill_model import skill_models
 
 ORDER = """\
 ---
@@ -169,3 +175,63 @@ def test_mutate_lists_equivalent_mutants_apart_and_leaves_them_out_of_the_score(
     assert data["mutants"] == len(report.results)
     assert {e["id"] for e in data["equivalent"]} == equivalent
     assert all(e["reason"] for e in data["equivalent"])
+
+
+REFUND = """\
+---
+name: Refund a bag
+description: Refund a bag of coffee beans that arrived damaged.
+tool_constraints:
+  - issue_refund:
+      on_success: utter_refunded
+---
+
+Ask which order arrived damaged and say a person will look at it.
+"""
+
+REFUND_TOOLS = '''\
+from rasa.mantle.tools.decorator import ToolContext, tool
+
+
+@tool(description="Refund an order.")
+async def issue_refund(order: str, context: ToolContext = None):
+    """Refund an order."""
+    context.memory.set("refund_id", "R-1")
+    return {"refund_id": "R-1"}
+'''
+
+
+@pytest.mark.parametrize("which", ["beans", "bank"])
+def test_the_one_pass_index_answers_as_the_per_mutant_scans(tmp_path: Path, which: str) -> None:
+    """`Uninstructed` reads every skill once; it must answer each tool and key exactly as
+    `uninstructed` / `written_only_by_uninstructed` do, proven reasons included."""
+    if which == "bank":
+        root = Path(__file__).resolve().parents[1] / "examples" / "bank"
+    else:
+        files = {
+            **FILES,
+            "skills/refund/skill.md": REFUND,
+            "skills/refund/tools.py": REFUND_TOOLS,
+            "skills/refund/memory.yml": "schema:\n  public:\n    refund_id:\n      type: text\n",
+            "skills/refund/responses.yml": (
+                "responses:\n  utter_refunded:\n    - text: Refunded.\n"
+            ),
+        }
+        root = write_project(tmp_path / "beans", files)
+    project = ReferenceTarget(root).project
+    models = skill_models(project)
+    index = Uninstructed(project, models)
+    defs = project.mantle
+    assert defs is not None
+    tools = {t for s in defs.skills.values() for t in defs.tools_for(s.id)} | {"absent"}
+    keys = {w.key for m in models.values() for u in m.tools for w in u.writes}
+    keys |= {f.qualified for m in models.values() for f in m.fields} | {"order.absent"}
+    answers = []
+    for tool in sorted(tools):
+        answers.append(index.tool(tool))
+        assert answers[-1] == uninstructed(project, models, tool), tool
+    for key in sorted(keys):
+        answers.append(index.key(key))
+        assert answers[-1] == written_only_by_uninstructed(project, models, key), key
+    if which == "beans":
+        assert any(a is not None for a in answers)  # the refund tool is only constrained

@@ -66,22 +66,43 @@ class VariantOutcome:
     changed: bool = False
 
 
-_KEPT: dict[int, tuple[Any, list[Variant]]] = {}
+#: A variant's site -> its positions in the project's list of variants.
+Sites = dict[tuple[str, str], list[int]]
+
+_KEPT: dict[int, tuple[Any, list[Variant], Sites]] = {}
+
+
+def _kept(project: Any) -> tuple[Any, list[Variant], Sites]:
+    kept = _KEPT.get(id(project))
+    if kept is None or kept[0] is not project:
+        found = variants(project)
+        kept = _KEPT[id(project)] = (project, found, site_index(found))
+    return kept
 
 
 def project_variants(project: Any) -> list[Variant]:
     """The project's allowed variants, derived once per loaded project."""
-    kept = _KEPT.get(id(project))
-    if kept is None or kept[0] is not project:
-        kept = _KEPT[id(project)] = (project, variants(project))
-    return kept[1]
+    return _kept(project)[1]
 
 
-def on_path(found: list[Variant], record: Played) -> list[Variant]:
+def site_index(found: list[Variant]) -> Sites:
+    """Where each site's variants stand in `found`: a case looks up the sites its run
+    passed instead of testing every variant of the project (which grew with its skills)."""
+    index: Sites = {}
+    for n, variant in enumerate(found):
+        index.setdefault(variant.site, []).append(n)
+    return index
+
+
+def on_path(found: list[Variant], record: Played, sites: Sites | None = None) -> list[Variant]:
     """The variants whose site the reference run passed, at most `MAX_VARIANTS`, spread
-    over kinds in `_PRIORITY` order."""
+    over kinds in `_PRIORITY` order; `sites`: `site_index(found)`, when kept."""
     passed = record.reached or set()
-    reached = [v for v in found if v.site in passed]
+    if sites is None:
+        reached = [v for v in found if v.site in passed]
+    else:
+        at = sorted(n for site in passed for n in sites.get(site, ()))
+        reached = [found[n] for n in at]
     by_kind: dict[str, list[Variant]] = {}
     for variant in reached:
         by_kind.setdefault(variant.kind, []).append(variant)
@@ -138,7 +159,8 @@ async def check_variants(
     """Play `data` (which `record`, the reference run, passes) against its variants and
     loosen what they prove over-specified."""
     _play, _point, _reviewed = checks.play, checks.point, checks.reviewed
-    chosen = on_path(project_variants(env.project), record)
+    _, found, sites = _kept(env.project)
+    chosen = on_path(found, record, sites)
     outcome = VariantOutcome(data, record, played=[v.id for v in chosen])
     if not chosen:
         return outcome
@@ -260,4 +282,11 @@ def _criterion(spec: Any, env: VerifyEnv) -> str | None:
     return f'The agent says, in any words, what this reply says: "{" ".join(text.split())}"'
 
 
-__all__ = ["MAX_VARIANTS", "VariantOutcome", "check_variants", "loosen", "on_path"]
+__all__ = [
+    "MAX_VARIANTS",
+    "VariantOutcome",
+    "check_variants",
+    "loosen",
+    "on_path",
+    "site_index",
+]

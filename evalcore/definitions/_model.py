@@ -7,8 +7,10 @@ the file (and line, where known) it came from, so a finding can point at the def
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from .._record import record
@@ -300,6 +302,12 @@ class MantleDefinitions(_Model):
         skills are replaced or resized, as a loader does): planning and drafting ask for it
         thousands of times per run, and loaded definitions are read, not changed."""
         return dict(self._memory_map())
+
+    def memory_view(self) -> Mapping[str, MemoryField]:
+        """`memory_names()` read-only, without the copy: a case's drafting and every
+        reference play look entries up in it, and copying the whole map for a lookup made
+        a case cost more with every skill's entries."""
+        return MappingProxyType(self._memory_map())
 
     def memory_in(self, *namespaces: str) -> list[MemoryField]:
         """The declared entries of the namespaces named (`project`, skill ids), in

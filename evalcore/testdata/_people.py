@@ -233,19 +233,26 @@ _AUDIENCE = SERVES
 _WRITERS = WRITERS
 
 
+#: Where a sentence ends, as `_callers` reads sentences.
+_SENTENCE_END = re.compile(r"[.;:!?]\s+")
+
+
 def _callers(text: str) -> list[str]:
     """The first people of each sentence whose subject gets in touch ("Patients and
     caregivers call or text to ..." -> "patients"), lower case."""
-    out: list[str] = []
-    for sentence in re.split(r"[.;:!?]\s+", text.lower()):
-        words = sentence.split()
-        at = 3 if words[1:2] in (["and"], ["or"]) else 1
-        verbs = words[at:]
-        if verbs[:1] and verbs[0] in _GET_IN_TOUCH:
-            rest = verbs[3:] if verbs[1:2] == ["or"] else verbs[1:]
-            if rest[:1] and rest[0] in _TOWARDS:
-                out.append(words[0])
-    return out
+    return [who for sentence in _SENTENCE_END.split(text.lower()) for who in _caller(sentence)]
+
+
+def _caller(sentence: str) -> list[str]:
+    """`_callers` of one sentence (lower case): its first word, or nothing."""
+    words = sentence.split()
+    at = 3 if words[1:2] in (["and"], ["or"]) else 1
+    verbs = words[at:]
+    if verbs[:1] and verbs[0] in _GET_IN_TOUCH:
+        rest = verbs[3:] if verbs[1:2] == ["or"] else verbs[1:]
+        if rest[:1] and rest[0] in _TOWARDS:
+            return [words[0]]
+    return []
 
 
 # A word that names people by what they do: "drivers", "researchers", "nurses", "tenants".
@@ -326,7 +333,7 @@ def roles_for(text: str, shared: str = "") -> tuple[str, ...]:
     roles = scan.first_answer(_WRITERS, _writers_roles)
     if roles:
         return roles
-    for who in _callers(scan.text):
+    for who in scan.split_answers(_SENTENCE_END, _caller):  # the shared start's kept
         named = _people_named([who])
         if named:
             return _roles_of(named)

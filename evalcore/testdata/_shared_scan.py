@@ -121,6 +121,27 @@ class Scan:
         shared = head.kept("count", pattern, lambda: len(head.matches(pattern)))
         return shared + len(pattern.findall(self.text, self.cut))
 
+    def split_answers(self, pattern: re.Pattern[str], answer: Callable[[str], list[T]]) -> list[T]:
+        """`answer`'s lists for the pieces of `pattern.split(text)`, in order, joined
+        (`pattern` has no group and never matches empty). The pieces of the shared start
+        that end at a match starting before its last full stop are the text's first pieces
+        (those matches are the text's: see the module docstring), so their answers are kept
+        per shared start, pattern and `answer`, a module-level function of the piece alone;
+        the text from the end of the last such match on is split anew."""
+        if self._head is None:
+            return [a for piece in pattern.split(self.text) for a in answer(piece)]
+        head = self._head
+
+        def shared() -> tuple[int, list[T]]:
+            start, out = 0, []
+            for match in head.matches(pattern):
+                out += answer(head.text[start : match.start()])
+                start = match.end()
+            return start, out
+
+        start, out = head.kept(("split", answer), pattern, shared)
+        return [*out, *(a for piece in pattern.split(self.text[start:]) for a in answer(piece))]
+
     def words(self, pattern: re.Pattern[str], word: str) -> int:
         """How many of `pattern`'s matches equal `word` (`pattern` matches single words)."""
         own = self._words.get(_key(pattern))

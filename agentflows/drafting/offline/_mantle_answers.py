@@ -88,6 +88,48 @@ def _outside_tools(project: Project, defs: MantleDefinitions) -> frozenset[str]:
     return frozenset(found)
 
 
+def _answered_writers(
+    project: Project, answered: frozenset[str]
+) -> tuple[frozenset[str], dict[str, str]]:
+    """`answered` without the project's keys, and the tools that write those keys from an
+    outside answer (a new dict). Kept per loaded project and `answered`: a case asks with
+    the project's one set, and filtering every skill's keys each time grew with the skills."""
+    own, writers = memoized(
+        project, ("answered-writers", answered), lambda: _writers(project, answered)
+    )
+    return own, dict(writers)
+
+
+def _writers(project: Project, answered: frozenset[str]) -> tuple[frozenset[str], dict[str, str]]:
+    own = frozenset(k for k in answered if not k.startswith("project."))
+    return own, {k: t for k, t in answer_writers(project).items() if k in own}
+
+
+def outside_successes(defs: MantleDefinitions, outside: frozenset[str]) -> dict[str, list[str]]:
+    """An outside tool's `on_success` response -> the outside tools that name it, in the
+    skills' order (kept per loaded definitions: read for every case, it read every skill)."""
+    return memoized(defs, ("outside-successes", outside), lambda: _successes(defs, outside))
+
+
+def _successes(defs: MantleDefinitions, outside: frozenset[str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for skill in defs.skills.values():
+        for tool, c in skill.tool_constraints.items():
+            if tool in outside and c.on_success:
+                found.setdefault(c.on_success, []).append(tool)
+    return found
+
+
+def success_tool(successes: dict[str, list[str]], response: str, ran: list[str]) -> str | None:
+    """The outside tool whose success `response` says: the first of its tools the path runs,
+    else the last of them (where two tools share the response); None for no outside tool's."""
+    chosen: str | None = None
+    for tool in successes.get(response, ()):
+        if chosen not in ran:
+            chosen = tool
+    return chosen
+
+
 def without_answers(
     project: Project,
     walk: Walk,
@@ -103,8 +145,7 @@ def without_answers(
     outside = outside_tools(project)
     if not outside:
         return assertions, []
-    answered = frozenset(k for k in answered if not k.startswith("project."))
-    writers = {k: t for k, t in answer_writers(project).items() if k in answered}
+    answered, writers = _answered_writers(project, answered)
     picks = listed_picks(project, outside)  # an id picked from an outside list
     writers.update(picks)
     cut, writer = _first_resting(project, walk, writers)
@@ -114,11 +155,7 @@ def without_answers(
     defs = project.mantle
     assert defs is not None
     ran = [e.tool for e in walk.events if e.kind == "tool" and not e.error]
-    successes: dict[str, str] = {}  # an outside tool's `on_success` response -> the tool
-    for skill in defs.skills.values():
-        for tool, c in skill.tool_constraints.items():
-            if tool in outside and c.on_success and successes.get(c.on_success) not in ran:
-                successes[c.on_success] = tool  # the one the path runs, where two share it
+    successes = outside_successes(defs, outside)
     kept: list[Check] = []
     dropped_tools: list[str] = []
     dropped_success: list[str] = []
@@ -136,7 +173,7 @@ def without_answers(
                 kept.append({"sequencing": steps})
             continue
         if kind == "bot_uttered" and isinstance(body, dict):
-            tool = successes.get(str(body.get("utter_name")))
+            tool = success_tool(successes, str(body.get("utter_name")), ran)
             if tool is not None:
                 dropped_success.append(tool)
                 continue

@@ -180,7 +180,7 @@ def _date_forms(
     """Parameter name -> the strftime form its day is said in, where the parameter's
     description or the skill's memory entry of that name states one (`MM/DD/YYYY`): the
     form the check's own parser reads, which a spoken day need not be."""
-    fields = defs.memory_names()
+    fields = defs.memory_view()
     out: dict[str, str] = {}
     for param in parameters:
         entry = fields.get(f"{skill_id}.{param.name}")

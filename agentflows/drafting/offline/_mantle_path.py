@@ -347,7 +347,7 @@ class PathGoals(AvoidedGoals):
         """The last recorded value of each key (keys with a known value only). A choice the
         user answers in words an instructions step reads is recorded as set; its value is
         still the enum value the user picked."""
-        names = self.defs.memory_names()
+        names = self.defs.memory_view()
         values: dict[str, Any] = {}
         for event in walk.events:
             if event.kind != "memory" or event.key not in keys:
@@ -365,7 +365,7 @@ class PathGoals(AvoidedGoals):
     def chosen_keys(self, walk: Walk) -> list[str]:
         """Fields the customer chose (categorical answers), literals the blocks set, and the
         verification flag: the memory facts of a path."""
-        names = self.defs.memory_names()
+        names = self.defs.memory_view()
         keys: list[str] = []
         for ask in walk.asks:
             field = names.get(ask.field or "")
@@ -557,7 +557,7 @@ class PathGoals(AvoidedGoals):
 
     def told_values(self, walk: Walk) -> dict[str, Any]:
         """Qualified field -> the value the user's facts fix, where an agent passes it as is."""
-        names = self.defs.memory_names()
+        names = self.defs.memory_view()
         out: dict[str, Any] = {}
         asked = {a.field for a in walk.asks if a.field} | set(self.facts.get("given") or {})
         asked |= set(self.script.stated) if walk is self.walk else set()

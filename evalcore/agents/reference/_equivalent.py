@@ -33,7 +33,8 @@ out a routing `noop` that branches is a real fault (the branch is never taken).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from bisect import bisect_left
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from ...definitions import MantleDefinitions, Project, Skill, Step, memoized
@@ -68,15 +69,25 @@ def _keys(defs: MantleDefinitions, models: dict[str, SkillModel | None]) -> set[
     return keys
 
 
-def _fillable(skill: Skill, use: ToolUse, param: str, pool: set[str]) -> bool:
-    """Can `ModelBrain.arguments` ever fill `param` (it reads these keys)?"""
+def _fillable(skill: Skill, use: ToolUse, param: str, pool: set[str], ordered: list[str]) -> bool:
+    """Can `ModelBrain.arguments` ever fill `param` (it reads these keys)? `ordered` is
+    `pool` sorted: the keys that start with the skill's id or `project.` are found by
+    bisection, not by testing every skill's keys for each parameter."""
     if use.arguments.get(param):
         return True
     exact = {f"{skill.id}.{param}", f"project.{param}"}
     if exact & pool:
         return True
     suffix = "_" + param
-    return any(k.endswith(suffix) and k.startswith((skill.id, "project.")) for k in pool)
+    return any(k.endswith(suffix) for p in (skill.id, "project.") for k in _starting(ordered, p))
+
+
+def _starting(ordered: list[str], prefix: str) -> Iterator[str]:
+    """The keys of the sorted `ordered` that start with `prefix`."""
+    at = bisect_left(ordered, prefix)
+    while at < len(ordered) and ordered[at].startswith(prefix):
+        yield ordered[at]
+        at += 1
 
 
 def no_arguments(
@@ -110,8 +121,9 @@ def no_arguments(
     if identity:
         return None
     keys = _possible_keys(project, models)
+    ordered = memoized(defs, ("possible_keys_sorted", id(models)), lambda: sorted(keys))
     other_calls = [c for c in use.calls if c.kind != "execute_tool"]
-    if other_calls and any(_fillable(skill, use, p, keys) for p in params):
+    if other_calls and any(_fillable(skill, use, p, keys, ordered) for p in params):
         return None
     where = "its execute_tool steps pass no parameters" if steps else ""
     if other_calls:
@@ -142,11 +154,7 @@ def uninstructed(project: Project, models: dict[str, SkillModel | None], tool: s
         named = named or bool(use.calls)
     if not named:
         return None
-    return (
-        f"only tool_constraints names {tool}: no prose, instructions, block tools or "
-        "execute_tool step calls it, so the reference agent never does (nothing instructs "
-        "the call, so no case may assert it) and the fault has no call to act on"
-    )
+    return _uninstructed_reason(tool)
 
 
 def written_only_by_uninstructed(
@@ -172,6 +180,74 @@ def written_only_by_uninstructed(
         writers |= {u.name for u in model.tools if any(w.key == key for w in u.writes)}
     if not writers or any(uninstructed(project, models, t) is None for t in sorted(writers)):
         return None
+    return _written_reason(key, writers)
+
+
+class Uninstructed:
+    """`uninstructed` and `written_only_by_uninstructed` for every tool and key of one
+    project, read in one pass over its skills: asking them per mutant scanned every skill
+    for each, so listing a project's mutants cost the square of its skills. Answers
+    exactly as the two functions do (built for one `models`, which they read too)."""
+
+    def __init__(self, project: Project, models: dict[str, SkillModel | None]) -> None:
+        defs = project.mantle
+        assert defs is not None
+        self.project, self.models = project, models
+        self._instructed: set[str] = set()  # some skill may call it
+        self._named: set[str] = set()  # some skill's model names it in a call
+        self._kept: set[object] = set()  # some step, field or record writes it
+        self._writers: dict[object, set[str]] = {}
+        self._unreadable = False  # a skill the model cannot read: nothing is proven
+        for skill in defs.skills.values():
+            for block in skill.blocks.values():
+                for step in block.steps:
+                    if step.kind == "execute_tool":
+                        self._instructed.add(str(step.target))
+                    self._kept.update(set_memory_keys(step, skill.id, defs))
+            model = models.get(skill.id)
+            if model is None:
+                self._instructed.update(skill.tool_constraints)
+                self._unreadable = True
+                continue
+            self._kept.update(f.qualified for f in model.fields)
+            self._kept.update(r.qualified for r in model.records)
+            seen: set[str] = set()
+            for use in model.tools:
+                for write in use.writes:
+                    self._writers.setdefault(write.key, set()).add(use.name)
+                if use.name in seen:
+                    continue  # `SkillModel.tool` answers the first use of a name
+                seen.add(use.name)
+                if any(c.kind != "constraint" for c in use.calls):
+                    self._instructed.add(use.name)
+                elif use.calls:
+                    self._named.add(use.name)
+
+    def tool(self, tool: str) -> str | None:
+        """`uninstructed(project, models, tool)`."""
+        if tool in self._instructed or tool not in self._named:
+            return None
+        return _uninstructed_reason(tool)
+
+    def key(self, key: str) -> str | None:
+        """`written_only_by_uninstructed(project, models, key)`."""
+        if self._unreadable or key in self._kept:
+            return None
+        writers = self._writers.get(key, set())
+        if not writers or any(self.tool(t) is None for t in writers):
+            return None
+        return _written_reason(key, writers)
+
+
+def _uninstructed_reason(tool: str) -> str:
+    return (
+        f"only tool_constraints names {tool}: no prose, instructions, block tools or "
+        "execute_tool step calls it, so the reference agent never does (nothing instructs "
+        "the call, so no case may assert it) and the fault has no call to act on"
+    )
+
+
+def _written_reason(key: str, writers: set[str]) -> str:
     names = ", ".join(sorted(writers))
     return (
         f"only {names} writes {key}, and only tool_constraints names it: the reference "
@@ -228,6 +304,7 @@ def silent_success(skill: Skill, tool: str, responses: Collection[str]) -> str |
 
 
 __all__ = [
+    "Uninstructed",
     "no_arguments",
     "silent_success",
     "skipped_noop",

@@ -299,7 +299,7 @@ class MantleSession:
                         for f in skill.memory.values()
                         if f.type == "categorical" and f.qualified in waits
                     ]
-        names = self.defs.memory_names()
+        names = self.defs.memory_view()
         return [f for f in dict.fromkeys(fields) if f in names and names[f].type == "categorical"]
 
     def advance(self, frame: Frame, value: Any, *, first: bool = False) -> None:

@@ -288,6 +288,11 @@ class SkillWords:
             if name:
                 self.named.setdefault(min(name), []).append(skill)
         self._hits: dict[str, dict[str, float]] = {}
+        #: `routed_skill`'s answer per (text, closed skills): the reference agent routes the
+        #: same lines in every play of a case, and each answer weighs every skill they hit.
+        self.routes: dict[tuple[str, frozenset[str]], str | None] = {}
+        #: `routing_ties`' answer, kept the same way.
+        self.ties: dict[tuple[str, frozenset[str]], tuple[str, ...]] = {}
         # The phrasings a description quotes ("Activate for phrases like "I'm sick""): a
         # message that says one of them asks for that skill as surely as one naming it.
         self.phrased: dict[str, list[tuple[str, str]]] = {}
@@ -346,7 +351,10 @@ class SkillWords:
         }
 
     def best(self, text: str, exclude: set[str] = frozenset()) -> tuple[str | None, float]:
-        scores = {k: v for k, v in self.scores(text).items() if k not in exclude}
+        """The highest-scoring skill for `text` (first by name among ties) and its score;
+        (None, 0.0) when none scores above 0. Only a skill sharing a word with `text` can
+        score above 0, so the skills it hits are weighed (`hits`), not every skill."""
+        scores = {k: v for k, v in self.hits(text).items() if k not in exclude}
         if not scores:
             return None, 0.0
         skill = max(sorted(scores), key=lambda k: scores[k])
@@ -360,9 +368,14 @@ def routed_skill(
     them, and a skill whose whole name the message says ("refill a prescription") first;
     None when no open skill scores 1.0. The reference agent routes with it, and drafting
     checks with it that an opening line asks for its skill."""
-    scores = routing_scores(defs, words, text, closed)
-    best = max(sorted(scores), key=lambda k: scores[k], default=None)
-    return best if best is not None and scores[best] >= 1.0 else None
+    key = (text, frozenset(closed))
+    if key not in words.routes:
+        if len(words.routes) >= _MEMO_TEXTS:
+            words.routes.clear()
+        scores = routing_scores(defs, words, text, closed)
+        best = max(sorted(scores), key=lambda k: scores[k], default=None)
+        words.routes[key] = best if best is not None and scores[best] >= 1.0 else None
+    return words.routes[key]
 
 
 def routing_ties(
@@ -371,12 +384,23 @@ def routing_ties(
     """The open skills that score as high as the routed one for `text`, itself first
     (empty when one skill wins outright): among them `routed_skill`'s pick is by name
     order only, where a real router would read the two descriptions as the same."""
+    key = (text, frozenset(closed))
+    if key not in words.ties:  # kept as `routed_skill`'s answer is
+        if len(words.ties) >= _MEMO_TEXTS:
+            words.ties.clear()
+        words.ties[key] = _ties(defs, words, text, closed)
+    return list(words.ties[key])
+
+
+def _ties(
+    defs: MantleDefinitions, words: SkillWords, text: str, closed: set[str]
+) -> tuple[str, ...]:
     scores = routing_scores(defs, words, text, closed)
     routed = routed_skill(defs, words, text, closed)
     if routed is None:
-        return []
+        return ()
     tied = sorted(k for k, v in scores.items() if v == scores[routed] and k != routed)
-    return [routed, *tied] if tied else []
+    return (routed, *tied) if tied else ()
 
 
 def routing_scores(

@@ -19,13 +19,7 @@ from ...definitions import Project
 from ...definitions.skill_model import set_memory_keys, skill_models
 from ...errors import UserError
 from ...suggest import did_you_mean
-from ._equivalent import (
-    no_arguments,
-    silent_success,
-    skipped_noop,
-    uninstructed,
-    written_only_by_uninstructed,
-)
+from ._equivalent import Uninstructed, no_arguments, silent_success, skipped_noop
 
 #: Kinds whose fault acts on a call of the tool they name.
 _CALL_KINDS = frozenset({"skip_confirmation", "drop_on_success", "wrong_argument", "fail_silently"})
@@ -121,7 +115,8 @@ def mutants(project: Project) -> list[Mutant]:
             if use.defined and use.calls:
                 out.append(Mutant("fail_silently", use.name, skill_id))
     out += [Mutant("forget_memory", key, skill) for key, skill in written.items()]
-    out = [_marked(project, models, m) for m in out]
+    never = Uninstructed(project, models)
+    out = [_marked(project, models, never, m) for m in out]
     routable = [s for s in defs.skills.values() if not s.hidden and not s.disabled]
     if len(routable) >= 2:
         out.append(Mutant("ignore_digression"))
@@ -134,7 +129,7 @@ def mutants(project: Project) -> list[Mutant]:
     return sorted(unique.values(), key=lambda m: (order[m.kind], m.id))
 
 
-def _marked(project: Project, models: dict, mutant: Mutant) -> Mutant:
+def _marked(project: Project, models: dict, never: Uninstructed, mutant: Mutant) -> Mutant:
     """The mutant with its `equivalent` reason, when the definitions prove one."""
     defs = project.mantle
     skill = defs.skills.get(mutant.skill or "") if defs is not None else None
@@ -142,9 +137,9 @@ def _marked(project: Project, models: dict, mutant: Mutant) -> Mutant:
         return mutant
     why: str | None = None
     if mutant.kind in _CALL_KINDS:
-        why = uninstructed(project, models, mutant.target)
+        why = never.tool(mutant.target)
     elif mutant.kind == "forget_memory":
-        why = written_only_by_uninstructed(project, models, mutant.target)
+        why = never.key(mutant.target)
     if why is not None:
         return replace(mutant, equivalent=why)
     if mutant.kind == "wrong_argument":

@@ -44,7 +44,7 @@ from datetime import date, datetime
 from typing import Any
 
 from ...definitions import Project
-from ...definitions.skill_model import skill_models
+from ...definitions.skill_model import skill_model, skill_models
 from ...lexicon.en.permissive_words import PERMISSIVE
 from ...lexicon.notation.empty_conditions import NOT_KEY as _MISSING
 from ._prose import prose_items
@@ -178,10 +178,23 @@ def optional_fields(project: Project, skill_id: str) -> frozenset[str]:
 
 
 def _optional(project: Project, skill_id: str) -> frozenset[str]:
-    model = skill_models(project).get(skill_id)
+    defs = project.mantle
+    # The one skill's model, not every skill's (`skill_models` raises where there is no
+    # Mantle definition, and so does `skill_model`; a skill the project lacks has none).
+    model = skill_model(project, skill_id) if defs is None or skill_id in defs.skills else None
     fields = {f.qualified for f in model.fields} if model is not None else set()
-    skipped = {v.target for v in variants(project) if v.kind == "skip_optional"}
-    return frozenset(fields & skipped)
+    return frozenset(fields & _skippable(project))
+
+
+def _skippable(project: Project) -> frozenset[str]:
+    """The targets of the project's `skip_optional` variants (once per loaded project:
+    listing them for each skill cost the square of the skills)."""
+    return once(
+        "skip-optional-targets",
+        project,
+        None,
+        lambda: frozenset(v.target for v in variants(project) if v.kind == "skip_optional"),
+    )
 
 
 def optional_target(skill_id: str, item: Any) -> str:

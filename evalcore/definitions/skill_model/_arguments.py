@@ -4,6 +4,7 @@ tool the prose calls, the memory field each parameter names."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from ...lexicon.en.skill_prose import ARGUMENT_SET
@@ -23,7 +24,7 @@ def step_arguments(step: Step) -> dict[str, str]:
 
 
 def parameter_fields(
-    skill: Skill, tool: ToolDef, shared: dict[str, MemoryField] | None = None
+    skill: Skill, tool: ToolDef, shared: Mapping[str, MemoryField] | None = None
 ) -> dict[str, MemoryField]:
     """Which skill field a prose-called tool's argument is filled from (unambiguous only);
     else the project field of the argument's very name, from `shared` (all memory names)."""

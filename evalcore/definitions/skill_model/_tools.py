@@ -549,7 +549,7 @@ class ToolReader:
                 if step.kind == "execute_tool" and str(step.target) == name:
                     arguments.update(step_arguments(step))
         if not arguments:
-            fields = parameter_fields(self.skill, tool, self.defs.memory_names())
+            fields = parameter_fields(self.skill, tool, self.defs.memory_view())
             arguments = {p: f.qualified for p, f in fields.items()}
         return ToolUse(
             name=name,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ...definitions import MantleDefinitions, Project, ToolDef
+from ...definitions import MantleDefinitions, Project, ToolDef, memoized
 from ...justify import Note
 
 if TYPE_CHECKING:
@@ -114,22 +114,37 @@ def _resting_on(data: Any, project: Project | None, effect: OutsideEffect) -> li
     read a key `effect`'s tool writes from its service's answer, in the case's order."""
     if project is None or project.mantle is None or not effect.answered:
         return []
-    runtime_reads = _skill_model().runtime_reads
     defs = project.mantle
     out: list[str] = []
     for body in _ran(data):
         name = str(body.get("tool_name") or "")
-        # without the check's skill, only the skills that can run the effect's tool pass
-        skills = (
-            [str(body["skill_id"])] if body.get("skill_id") else defs.skills_calling(effect.tool)
-        )
-        for skill in skills:
-            if name == effect.tool or name in out or effect.tool not in defs.tools_for(skill):
-                continue
-            reads = runtime_reads(project, skill, name)
-            if any(k == f"{skill}.{a}" for k in reads for a in effect.answered):
-                out.append(name)
+        if name == effect.tool or name in out:
+            continue
+        if body.get("skill_id"):
+            rests = _reads_answer(project, str(body["skill_id"]), name, effect)
+        else:  # without the check's skill, only the skills that can run the effect's tool
+            rests = memoized(
+                project,
+                ("outside-rests-on", effect.tool, effect.answered, name),
+                lambda name=name: any(
+                    _reads_answer(project, skill, name, effect)
+                    for skill in defs.skills_calling(effect.tool)
+                ),
+            )  # once per project: a shared tool's callers grow with the skills
+        if rests:
+            out.append(name)
     return out
+
+
+def _reads_answer(project: Project, skill: str, name: str, effect: OutsideEffect) -> bool:
+    """Whether `skill`, which can run `effect`'s tool, reads what it answers before it runs
+    `name`."""
+    defs = project.mantle
+    assert defs is not None
+    if effect.tool not in defs.tools_for(skill):
+        return False
+    reads = _skill_model().runtime_reads(project, skill, name)
+    return any(k == f"{skill}.{a}" for k in reads for a in effect.answered)
 
 
 def _ran(data: Any) -> Iterator[dict[str, Any]]:
