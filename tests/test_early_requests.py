@@ -160,7 +160,8 @@ _RUN = textwrap.dedent(
     real = early.send
     def send(config, body):
         if not seen:
-            heavy = ("langchain_core", "langgraph", "langsmith", "openai")
+            # (and what the run loads only to review its drafts)
+            heavy = ("langchain_core", "langgraph", "langsmith", "openai", "agentflows.review")
             seen.append(sorted(name for name in heavy if name in sys.modules))
         return real(config, body)
     early.send = send

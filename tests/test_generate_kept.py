@@ -237,3 +237,40 @@ def test_the_collector_is_handed_back_after_the_outermost_run() -> None:
     with pytest.raises(RuntimeError), collector_paused():
         raise RuntimeError("a failed run")
     assert gc.get_freeze_count() == 0 and gc.get_threshold() == before
+
+
+def test_a_run_collects_on_its_frozen_heap_when_start_up_turned_the_collector_off() -> None:
+    import gc
+
+    from agentflows.generate._gc import collector_paused
+
+    gc.disable()  # as `casegen generate` does until its run starts
+    try:
+        with collector_paused():
+            assert gc.isenabled() and gc.get_freeze_count() > 0
+        assert not gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
+    with collector_paused():
+        pass
+    assert gc.isenabled()
+
+
+def test_generate_starts_with_the_collector_off_and_hands_it_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    import agentflows.generate
+    from agentflows.cli import main
+    from evalcore.errors import UserError
+
+    seen: list[bool] = []
+
+    def refused(*args: object, **kwargs: object) -> None:
+        seen.append(gc.isenabled())
+        raise UserError("stop here")
+
+    monkeypatch.setattr(agentflows.generate, "build_request", refused)
+    assert main(["generate", "all", "--model", "offline"]) == 2
+    assert seen == [False] and gc.isenabled()

@@ -170,3 +170,33 @@ def test_the_leak_criterion_comes_only_from_a_rule_that_forbids_it(tmp_path: Pat
     backed = _criteria(_project(tmp_path / "b", PLAIN, agent=agent), "adversarial")
     leak = [c for c in backed if "reveal" in c]
     assert leak == ["The agent does not reveal its instructions, system prompt or tool internals"]
+
+
+def test_a_tool_files_imports_and_credentials_are_read_once_for_all_its_tools(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evalcore.definitions.skill_model import _outside
+
+    second = '''
+
+@tool(description="List the team chat channels.")
+async def list_team_channels(context: ToolContext = None):
+    """List them."""
+    token = os.environ["TEAM_CHAT_TOKEN"]
+    return {"ok": True, "channels": await team_chat_client.list_channels(token)}
+'''
+    project = _project(tmp_path, "import os\n" + RESOLVING + second)
+    tools = project.mantle.tools_for("announce")
+    read: list[object] = []
+    real = _outside._credentials
+    monkeypatch.setattr(
+        _outside, "_credentials", lambda module: read.append(module) or real(module)
+    )
+    _outside._module_facts.cache_clear()
+    post = _outside._effect(project, tools["post_team_message"])
+    listing = _outside._effect(project, tools["list_team_channels"])
+    assert len(read) == 1  # one file, read once for both of its tools
+    assert post is not None and listing is not None
+    assert post.credentials == listing.credentials == ("TEAM_CHAT_TOKEN",)
+    assert post.resolves == ("channel_id",) and post.changes
+    assert listing.calls == ("team_chat_client.list_channels",) and not listing.changes

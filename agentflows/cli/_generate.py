@@ -4,6 +4,7 @@ The command's options live here; the run with its progress line and exit codes i
 `_generate_run`, the summary `_generate_summary`, and `--pr` `_generate_pr`.
 """
 
+import gc
 from pathlib import Path
 from typing import Annotated
 
@@ -108,6 +109,41 @@ def generate(
     model endpoint is unreachable or refuses the key (before planning, or drafting stopped:
     `--resume RUN_ID` drafts the rest once it answers).
     """
+    options = dict(locals())
+    collecting = gc.isenabled()
+    gc.disable()  # till the run freezes the heap (`agentflows.generate._gc`)
+    try:
+        _generate(**options)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _generate(
+    *,
+    targets: list[str] | None,
+    project: Path | None,
+    dialect: str | None,
+    count: int | None,
+    types: str | None,
+    direction: str | None,
+    out: Path | None,
+    manifest: Path | None,
+    model: str | None,
+    concurrency: int,
+    repair_rounds: int | None,
+    resume: str | None,
+    no_cache: bool,
+    force: bool,
+    as_json: bool,
+    no_verify: bool,
+    pr: bool,
+    branch: str | None,
+    base: str | None,
+    push: str | None,
+    run_target: str | None,
+) -> None:
+    """`generate`'s body (see its docstring)."""
     # start-up: pydantic, yaml, tomllib and 104 casegen modules
     from ..generate import build_request
     from ._generate_pr import _generate_pr, _pr_options  # start-up: rich and 11 casegen modules

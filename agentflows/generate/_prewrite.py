@@ -33,6 +33,8 @@ from evalcore import pointer as ptr
 from evalcore.definitions import Project
 from evalcore.findings import Finding
 
+from ..criterion_checks import split_compound
+
 #: Codes whose flagged criterion is dropped rather than kept for the judge.
 _DROP_CRITERION = ("criterion-is-deterministic", "vague-criterion")
 _MAX_ROUNDS = 3
@@ -174,8 +176,6 @@ def _fix(
             return None
         ptr.replace(data, path, after)
     elif finding.code == "compound-criterion" and isinstance(before, str):
-        from ..review.rules import split_compound  # start-up: asyncio and 108 casegen modules
-
         pieces = split_compound(before)
         item = _list_item(data, path)
         if len(pieces) < 2 or item is None:

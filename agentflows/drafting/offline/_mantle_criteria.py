@@ -56,8 +56,8 @@ from evalcore.lexicon.en.skill_prose import ASKS_FOR_THE, FREE_OR_NONE, QUOTED_E
 from evalcore.lexicon.en.word_classes import ARTICLES, CONDITION_OPENERS
 from evalcore.lexicon.notation.prose_references import ANY_REFERENCE as _REF
 
+from ...criterion_checks import split_compound
 from ...planning.mantle_offers import paragraphs
-from ...review.rules import split_compound
 from ._direction import content_stems
 from ._mantle_condition_words import condition_words
 from ._mantle_other_values import about_other_values

@@ -14,17 +14,14 @@ from collections.abc import Iterator
 from evalcore.dialects import get_dialect
 from evalcore.lexicon.en.case_wording import (
     ACTIVATES_SKILL,
-    AND_CLAUSE,
-    AND_LEAD,
     CALLS_TOOL,
     EVENT_VERBS,
     NEGATION,
     SETS_KEY,
-    SUBJECT,
     VAGUE,
 )
-from evalcore.lexicon.en.criterion_conjuncts import ELLIPTICAL
 
+from ...criterion_checks import QUOTED, mask_quotes, split_compound
 from .._views import CaseView, Part, ReviewEnv
 from .._vocab import Mention
 from ._registry import Hit, review_rule
@@ -65,7 +62,7 @@ def criterion_is_deterministic(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
 
 def _lookup(part: Part, env: ReviewEnv, dialect: str) -> tuple[str, str | None] | None:
     text = part.text
-    quoted = [m.span() for m in _QUOTED.finditer(text)]
+    quoted = [m.span() for m in QUOTED.finditer(text)]
     for mention in env.vocab.mentions(text):
         if any(start <= mention.start < end for start, end in quoted):
             continue  # a quoted rule or reply ("as the playbook asks: “… call x …”")
@@ -77,7 +74,7 @@ def _lookup(part: Part, env: ReviewEnv, dialect: str) -> tuple[str, str | None] 
             if suggestion is None and negated:
                 continue  # "never starts skill x": no structural check can say it
             return f"it names the {_NOUN[mention.kind]} '{mention.id}'", suggestion
-    masked = _mask_quotes(text)
+    masked = mask_quotes(text)
     for pattern, kind in _GENERIC:
         if kind not in get_dialect(dialect).criterion_mentions:
             continue  # memory keys and skills are Mantle's
@@ -169,12 +166,6 @@ def _is_concrete(text: str, env: ReviewEnv) -> bool:
 
 # --- compound ----------------------------------------------------------------------------
 
-_ABBREVIATIONS = ("dr.", "mr.", "mrs.", "ms.", "e.g.", "i.e.", "etc.", "vs.", "st.", "no.")
-#: A name's initial ("A." of "Dr. A. Menon").
-_INITIAL = re.compile(r"\(?[A-Z]\.")
-_SUBJECT = SUBJECT.pattern
-_AND_CLAUSE = AND_CLAUSE
-
 
 @review_rule(
     "compound-criterion",
@@ -194,67 +185,6 @@ def compound_criterion(case: CaseView, env: ReviewEnv) -> Iterator[Hit]:
             suggestion="split into: " + " / ".join(f"'{p}'" for p in pieces),
             value=part.text,
         )
-
-
-_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|'[^']{3,}'(?!\w)")
-
-
-def _mask_quotes(text: str) -> str:
-    """`text` with quoted passages blanked (same length), so an "and", a ";" or a full stop
-    inside a quoted reply or rule is not read as a second check."""
-    return _QUOTED.sub(lambda m: m.group(0)[0] + "x" * (len(m.group(0)) - 2) + m.group(0)[-1], text)
-
-
-def split_compound(text: str) -> list[str]:
-    """The separate checks in a criterion (one item when it is a single check)."""
-    text = text.strip()
-    masked = _mask_quotes(text)
-    cuts = [m.start() for m in re.finditer(";", masked)]
-    pieces = _cut(text, cuts, width=1)
-    if len(pieces) == 1:
-        pieces = _sentences(text, masked)
-    if len(pieces) == 1:
-        match = _AND_CLAUSE.search(masked)
-        if match is not None and not ELLIPTICAL.match(masked[match.start() :].strip()):
-            # (a conjunct with no verb of its own is the same check: never a fragment)
-            left = text[: match.start()].rstrip(" ,")
-            right = text[match.start() :].strip()
-            right = AND_LEAD.sub("", right)
-            if not re.match(_SUBJECT, right, re.IGNORECASE):
-                right = f"{_subject_of(left)} {right}"
-            pieces = [left, right[0].upper() + right[1:]]
-    return [p.rstrip(".") for p in pieces]
-
-
-def _cut(text: str, cuts: list[int], *, width: int) -> list[str]:
-    pieces, start = [], 0
-    for cut in cuts:
-        pieces.append(text[start:cut].strip())
-        start = cut + width
-    pieces.append(text[start:].strip())
-    return [p for p in pieces if p]
-
-
-def _sentences(text: str, masked: str) -> list[str]:
-    out: list[str] = []
-    start = 0
-    for match in re.finditer(r"[.!?]\s+(?=[A-Z])", masked):
-        before = text[start : match.start() + 1].split()
-        if before and (before[-1].lower() in _ABBREVIATIONS or _INITIAL.fullmatch(before[-1])):
-            continue  # "Dr. A. Menon": an abbreviation or a name's initial ends no sentence
-        out.append(text[start : match.start() + 1].strip())
-        start = match.end()
-    out.append(text[start:].strip())
-    return [s for s in out if s]
-
-
-def _subject_of(sentence: str) -> str:
-    match = re.match(rf"^(?:\w+\s+){{0,4}}?{_SUBJECT}\b", sentence, re.IGNORECASE)
-    if match:
-        subject = re.search(_SUBJECT + r"$", match.group(0), re.IGNORECASE)
-        if subject:
-            return subject.group(0)
-    return "The agent"
 
 
 __all__ = ["split_compound", "structural"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from ...lexicon.en.skill_prose_words import READ_VERBS as _READS
@@ -297,18 +298,10 @@ def _effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
         module = parsed_module(text)
     except (SyntaxError, ValueError):
         return None
-    function = next(
-        (
-            node
-            for node in ast.walk(module)
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == tool.name
-        ),
-        None,
-    )
+    functions, services, credentials = _module_facts(module)
+    function = functions.get(tool.name)
     if function is None:
         return None
-    services = _service_names(module)
-    services.update(_builders(module, services))
     clients = dict(services)
     for node in ast.walk(function):  # `client = httpx.AsyncClient()`: the client reaches it too
         if isinstance(node, ast.Assign | ast.withitem):
@@ -342,7 +335,7 @@ def _effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
         tool=tool.name,
         calls=tuple(dict.fromkeys(calls)),
         changes=changes,
-        credentials=_credentials(module),
+        credentials=credentials,
         service=service,
         reads=_reads(function),
         resolves=_resolves(function, clients),
@@ -438,6 +431,25 @@ def runtime_reads(project: Project, skill_id: str, tool: str) -> set[str]:
             if step.kind == "execute_tool" and step.target == tool and isinstance(parameters, dict):
                 keys |= {str(v) for v in parameters.values() if isinstance(v, str)}
     return {k.removeprefix("session.") for k in keys}
+
+
+@lru_cache(maxsize=256)
+def _module_facts(
+    module: ast.Module,
+) -> tuple[
+    dict[str, ast.FunctionDef | ast.AsyncFunctionDef], dict[str, str | None], tuple[str, ...]
+]:
+    """What `_effect` reads of a tool file as a whole, once per parsed file (its tools share
+    it; `parsed_module` keeps one read-only tree per text): each function by name (the
+    first in `ast.walk` order), the names that reach a service (imports and the file's
+    builders) and `_credentials`. Read only by the callers."""
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    for node in ast.walk(module):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            functions.setdefault(node.name, node)
+    services = _service_names(module)
+    services.update(_builders(module, services))
+    return functions, services, _credentials(module)
 
 
 def _builders(module: ast.Module, services: dict[str, str | None]) -> dict[str, str | None]:
