@@ -1,7 +1,8 @@
 """Where users wait: `generate` with a model, `casegen mcp`'s start, `run --parallel`'s
 cap on model requests, and `validate --no-project` against a full lint.
 
-    python -m benchmarks waits [--delay 0.2] [--repeats 3] [--only generate mcp parallel validate]
+    python -m benchmarks waits [--delay 0.2] [--slow-delay 2] [--repeats 3]
+        [--only generate mcp parallel validate]
         [--against DIR]   (generate: another casegen tree's runs interleaved, side by side)
 
 (a) generate: `casegen generate all --project examples/bank --model stub-model` as a user
@@ -19,6 +20,8 @@ cap on model requests, and `validate --no-project` against a full lint.
     `python -X importtime` counts the modules the command imports and says whether
     LangChain and LangSmith are among them, and the floor: an interpreter that only imports
     the flow's libraries (LangGraph, its SQLite checkpointer, langchain-openai) and exits.
+    For scale, one run per level with the stub answering after `--slow-delay` (2 s), a
+    latency real models have: the command against that ideal, no goal.
 (b) mcp: spawn → `initialize` + `list_tools` answered, with the official `mcp` client over
     stdio, median of `--repeats` + 2 runs after a warm-up (goal ≤ 0.3 s), for a start that
     finds the answers the previous one kept (`agentflows/mcp_server/_quick.py`) and, beside
@@ -130,10 +133,17 @@ def _import_floor() -> float:
     return time.monotonic() - start
 
 
-def generate_command(delay_s: float = 0.2, repeats: int = 3, against: Path | None = None) -> Result:
+def generate_command(
+    delay_s: float = 0.2,
+    repeats: int = 3,
+    against: Path | None = None,
+    slow_delay_s: float = 2.0,
+) -> Result:
     """`generate all` on bank at C = 4 and 10 against the stub (see the module docstring);
     with `against` (another casegen tree, e.g. a `git archive` of an earlier commit), its
-    runs are interleaved with this tree's and printed beside them."""
+    runs are interleaved with this tree's and printed beside them. One more run per level
+    with the stub answering after `slow_delay_s` (0: none) shows the command where a model's
+    latency, not casegen's CPU, sets the pace, as with a real model."""
     stub_openai = _stub_module()
     levels = (4, 10)
     trees = (*([Path(against).resolve()] if against is not None else []), REPO)
@@ -149,6 +159,10 @@ def generate_command(delay_s: float = 0.2, repeats: int = 3, against: Path | Non
                     runs[tree, level].append(_generate_once(stub, level, tree=tree))
         traced = _generate_once(stub, levels[0], importtime=True)
     floors = [_import_floor() for _ in range(repeats)]
+    slow: dict[int, dict[str, Any]] = {}
+    if slow_delay_s:
+        with stub_openai.StubOpenAI(_answer, delay_s=slow_delay_s) as stub:
+            slow = {level: _generate_once(stub, level) for level in levels}
     modules = [line for line in str(traced["stderr"]).splitlines() if "import time:" in line]
     names = {line.rsplit("|", 1)[-1].strip() for line in modules}
     lines = [
@@ -178,6 +192,13 @@ def generate_command(delay_s: float = 0.2, repeats: int = 3, against: Path | Non
                 f"{phase:.2f} s ({phase / ideal:.2f}× ideal) · after the last answer "
                 f"{after:.2f} s · process CPU {cpu:.2f} s"
             )
+    for level, measured in slow.items():
+        ideal = slow_delay_s * math.ceil(int(measured["calls"]) / level)
+        lines.append(
+            f"for scale, a model answering after {slow_delay_s:g} s (one run), C = {level}: "
+            f"command {measured['wall']:.2f} s = {measured['wall'] / ideal:.2f}× its ideal "
+            f"({ideal:.2f} s) · first request {measured['first']:.2f} s"
+        )
     floor = statistics.median(floors)
     lines.append(
         f"floor: an interpreter that imports the flow's libraries ({', '.join(FLOOR_MODULES)}) "
@@ -363,6 +384,9 @@ async def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks waits")
     parser.add_argument("--delay", type=float, default=0.2)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--slow-delay", type=float, default=2.0, help="generate: one more run per level (0: none)"
+    )
     parser.add_argument("--only", nargs="+", choices=SECTIONS, help="run only these sections")
     parser.add_argument(
         "--against", type=Path, help="generate: also run this casegen tree, interleaved"
@@ -372,7 +396,9 @@ async def main(argv: list[str]) -> int:
     results = []
     if "generate" in wanted:
         results.append(
-            await asyncio.to_thread(generate_command, args.delay, args.repeats, args.against)
+            await asyncio.to_thread(
+                generate_command, args.delay, args.repeats, args.against, args.slow_delay
+            )
         )
     if "mcp" in wanted:
         results.append(await mcp_start(args.repeats + 2))
