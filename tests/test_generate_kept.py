@@ -224,7 +224,7 @@ def test_mentions_are_kept_per_text_until_an_id_is_added(bank) -> None:
 def test_the_collector_is_handed_back_after_the_outermost_run() -> None:
     import gc
 
-    from agentflows.generate._gc import RUN_THRESHOLD, collector_paused
+    from agentflows.collector import RUN_THRESHOLD, collector_paused
 
     before = gc.get_threshold()
     with collector_paused():
@@ -242,7 +242,7 @@ def test_the_collector_is_handed_back_after_the_outermost_run() -> None:
 def test_a_run_collects_on_its_frozen_heap_when_start_up_turned_the_collector_off() -> None:
     import gc
 
-    from agentflows.generate._gc import collector_paused
+    from agentflows.collector import collector_paused
 
     gc.disable()  # as `casegen generate` does until its run starts
     try:
@@ -274,3 +274,30 @@ def test_generate_starts_with_the_collector_off_and_hands_it_back(
     monkeypatch.setattr(agentflows.generate, "build_request", refused)
     assert main(["generate", "all", "--model", "offline"]) == 2
     assert seen == [False] and gc.isenabled()
+
+
+def test_the_collector_stays_on_after_a_run_that_only_the_start_up_pause_had_turned_off() -> None:
+    """`--pr --run` runs cases after its generation run: the start-up pause must not outlast
+    the run, while a caller that had the collector off keeps it off."""
+    import gc
+
+    from agentflows.collector import collector_paused, off_until_run
+
+    after_run: list[bool] = []
+
+    @off_until_run
+    def command() -> None:
+        assert not gc.isenabled()
+        with collector_paused():
+            assert gc.isenabled()
+        after_run.append(gc.isenabled())
+
+    assert gc.isenabled()
+    command()
+    assert after_run == [True] and gc.isenabled()
+    gc.disable()
+    try:
+        command()  # the caller's own "off" is not the start-up pause
+        assert after_run == [True, False] and not gc.isenabled()
+    finally:
+        gc.enable()

@@ -4,42 +4,20 @@ The command's options live here; the run with its progress line and exit codes i
 `_generate_run`, the summary `_generate_summary`, and `--pr` `_generate_pr`.
 """
 
-import functools
-import gc
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, ParamSpec
+from typing import Annotated
 
 import typer
 
 from evalcore.errors import UserError
 
+from ..collector import off_until_run
 from ._app import app
 from ._output import print_json
 
-P = ParamSpec("P")
-
-
-def _collector_off(command: Callable[P, None]) -> Callable[P, None]:
-    """Run `command` with the collector off until its run freezes the heap
-    (`agentflows.generate._gc`): importing and planning up to a run's first request
-    collected about 140 times, one of them full, and found almost nothing."""
-
-    @functools.wraps(command)
-    def collector_off(*args: P.args, **kwargs: P.kwargs) -> None:
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            command(*args, **kwargs)
-        finally:
-            if collecting:
-                gc.enable()
-
-    return collector_off
-
 
 @app.command()
-@_collector_off
+@off_until_run
 def generate(
     targets: Annotated[
         list[str] | None,

@@ -26,13 +26,13 @@ from evalcore.llm import ModelConfig, early, resolve_model_config
 from evalcore.workdir import ensure_dir
 
 from .._store import open_store, refused
+from ..collector import collector_paused
 from ..doctor import preflight
 from ..drafting import DraftEngine, make_engine
 from ..planning import resolve_targets
 from ._checkpoints import DEFAULT_KEEP_RUNS, DURABILITY, prune_runs
 from ._early import send_first_drafts
 from ._engines import differing
-from ._gc import collector_paused
 from ._prewrite import prewrite
 from .context import GenerateContext, GenerateRequest, now_iso
 from .state import resumable
@@ -89,7 +89,7 @@ async def run_generation(
 ) -> dict[str, Any]:
     """Run (or resume) a generation and return its report; afterwards the store keeps the
     newest `keep_runs` runs (this one included). The heap before the run is frozen for the
-    garbage collector meanwhile (`_gc`)."""
+    garbage collector meanwhile (`agentflows.collector`)."""
     with collector_paused():
         return await _run_generation(
             request,
