@@ -133,61 +133,12 @@ def no_arguments(
     return f"{use.name} is always called with no arguments: {where}"
 
 
-def uninstructed(project: Project, models: dict[str, SkillModel | None], tool: str) -> str | None:
-    """Why the reference agent never calls `tool` (None: some skill tells it to): every
-    skill that knows the tool names it only in `tool_constraints`."""
-    defs = project.mantle
-    assert defs is not None
-    named = False
-    for skill in defs.skills.values():
-        steps = (s for b in skill.blocks.values() for s in b.steps)
-        if any(s.kind == "execute_tool" and str(s.target) == tool for s in steps):
-            return None
-        model = models.get(skill.id)
-        use = model.tool(tool) if model is not None else None
-        if use is None:
-            if model is None and tool in skill.tool_constraints:
-                return None  # a skill the model cannot read: not proven
-            continue
-        if any(c.kind != "constraint" for c in use.calls):
-            return None
-        named = named or bool(use.calls)
-    if not named:
-        return None
-    return _uninstructed_reason(tool)
-
-
-def written_only_by_uninstructed(
-    project: Project, models: dict[str, SkillModel | None], key: str
-) -> str | None:
-    """Why the reference agent never writes `key` (None: some way may): only tools it
-    never calls (`uninstructed`) write it; no `set_memory` step, field or flag does."""
-    defs = project.mantle
-    assert defs is not None
-    writers: set[str] = set()
-    for skill in defs.skills.values():
-        for block in skill.blocks.values():
-            for step in block.steps:
-                if key in set_memory_keys(step, skill.id, defs):
-                    return None
-        model = models.get(skill.id)
-        if model is None:
-            return None  # a skill the model cannot read: not proven
-        if any(f.qualified == key for f in model.fields) or any(
-            r.qualified == key for r in model.records
-        ):
-            return None
-        writers |= {u.name for u in model.tools if any(w.key == key for w in u.writes)}
-    if not writers or any(uninstructed(project, models, t) is None for t in sorted(writers)):
-        return None
-    return _written_reason(key, writers)
-
-
 class Uninstructed:
-    """`uninstructed` and `written_only_by_uninstructed` for every tool and key of one
-    project, read in one pass over its skills: asking them per mutant scanned every skill
-    for each, so listing a project's mutants cost the square of its skills. Answers
-    exactly as the two functions do (built for one `models`, which they read too)."""
+    """Which tools the reference agent never calls and which keys only such tools write,
+    for every tool and key of one project (built for one `models`), read in one pass over
+    its skills: asking per mutant scanned every skill for each, so listing a project's
+    mutants cost the square of its skills. A skill the model cannot read proves nothing:
+    the tools its `tool_constraints` name count as called, and no key is proven unwritten."""
 
     def __init__(self, project: Project, models: dict[str, SkillModel | None]) -> None:
         defs = project.mantle
@@ -224,13 +175,15 @@ class Uninstructed:
                     self._named.add(use.name)
 
     def tool(self, tool: str) -> str | None:
-        """`uninstructed(project, models, tool)`."""
+        """Why the reference agent never calls `tool` (None: some skill may tell it to):
+        every skill that knows the tool names it only in `tool_constraints`."""
         if tool in self._instructed or tool not in self._named:
             return None
         return _uninstructed_reason(tool)
 
     def key(self, key: str) -> str | None:
-        """`written_only_by_uninstructed(project, models, key)`."""
+        """Why the reference agent never writes `key` (None: some way may): only tools it
+        never calls (`tool`) write it; no `set_memory` step, field or record does."""
         if self._unreadable or key in self._kept:
             return None
         writers = self._writers.get(key, set())
@@ -308,6 +261,4 @@ __all__ = [
     "no_arguments",
     "silent_success",
     "skipped_noop",
-    "uninstructed",
-    "written_only_by_uninstructed",
 ]
