@@ -37,20 +37,30 @@ from bisect import bisect_left
 from collections.abc import Collection, Iterator
 from typing import Any
 
-from ...definitions import MantleDefinitions, Project, Skill, Step, memoized
+from ...definitions import MantleDefinitions, Project, Skill, Step, memo_of
 from ...definitions.skill_model import SkillModel, ToolUse, set_memory_keys
 from ._prose import prose_items
 
 
-def _possible_keys(project: Project, models: dict[str, SkillModel | None]) -> set[str]:
-    """Every memory key the reference agent can ever hold for this project: a seeded
-    project entry (only seeds reach memory from a case's `initial_slots`), any skill's own
-    entry (asked, collected or recorded by its steps), a key a tool or `set_memory`
-    writes, and a project entry a skill asks for. Worked out once per project and models:
-    each `wrong_argument` mutant asks, and walking every skill for each grew as skills²."""
+def _possible_keys(
+    project: Project, models: dict[str, SkillModel | None]
+) -> tuple[set[str], list[str]]:
+    """Every memory key the reference agent can ever hold for this project, as a set and
+    sorted (for `_fillable`'s bisection): a seeded project entry (only seeds reach memory
+    from a case's `initial_slots`), any skill's own entry (asked, collected or recorded by
+    its steps), a key a tool or `set_memory` writes, and a project entry a skill asks for.
+    Worked out once per project and models: each `wrong_argument` mutant asks, and walking
+    every skill for each grew as skills². One entry per definitions, holding the `models`
+    it was built from and answering only that same mapping (`is`, not an id: a newer
+    mapping may take a dead one's id); another mapping rebuilds it."""
     defs = project.mantle
     assert defs is not None
-    return memoized(defs, ("possible_keys", id(models)), lambda: _keys(defs, models))
+    memo = memo_of(defs)
+    kept = memo.get("possible_keys")
+    if kept is None or kept[0] is not models:
+        keys = _keys(defs, models)
+        kept = memo["possible_keys"] = (models, keys, sorted(keys))
+    return kept[1], kept[2]
 
 
 def _keys(defs: MantleDefinitions, models: dict[str, SkillModel | None]) -> set[str]:
@@ -120,8 +130,7 @@ def no_arguments(
     identity = any(i.kind == "identity" and i.name == use.name for i in prose_items(skill, model))
     if identity:
         return None
-    keys = _possible_keys(project, models)
-    ordered = memoized(defs, ("possible_keys_sorted", id(models)), lambda: sorted(keys))
+    keys, ordered = _possible_keys(project, models)
     other_calls = [c for c in use.calls if c.kind != "execute_tool"]
     if other_calls and any(_fillable(skill, use, p, keys, ordered) for p in params):
         return None
