@@ -22,6 +22,8 @@ from stub_openai import RecordedRequest, StubOpenAI, ok, server_error, stub_fixt
 
 from agentflows.drafting.llm import _mantle
 from agentflows.generate import build_request, run_generation
+from agentflows.generate.context import GenerateRequest, HeadStart
+from evalcore.definitions import load_project
 from evalcore.llm import ModelConfig, _methods, early, make_chat_model, structured_call
 
 REPO = Path(__file__).resolve().parents[1]
@@ -242,3 +244,16 @@ def test_the_flow_takes_the_planned_cases_of_the_early_drafts(
     assert sent and report["cases"]
     assert len(planned) == len(set(planned))  # one plan per case
     assert len(openai_stub.requests) == report["llm"]["calls"]
+
+
+def test_the_head_start_answers_only_the_project_object_and_plan_it_was_kept_for() -> None:
+    """What was planned before the flow is taken for that very project object and the
+    same targets, dialect and direction: a project read again (an equal reading, another
+    object) or another direction plans anew."""
+    request = GenerateRequest(targets=["dispute_charge"], project=str(BANK), dialect="mantle")
+    project, head = load_project(BANK), HeadStart(plans=[])
+    request.keep_head(project, head)
+    assert request.kept_head(project) is head
+    assert request.kept_head(load_project(BANK)) is None
+    request.direction = "outbound"
+    assert request.kept_head(project) is None

@@ -11,11 +11,7 @@ from skill_model_fixtures import INTEGRATIONS, write_project
 from agentflows.mutate import mutate
 from evalcore.agents import UserTurn
 from evalcore.agents.reference import ReferenceTarget, mutants
-from evalcore.agents.reference._equivalent import (
-    Uninstructed,
-    uninstructed,
-    written_only_by_uninstructed,
-)
+from evalcore.agents.reference._equivalent import Uninstructed
 from evalcore.definitions.skill_model import skill_models
 
 ORDER = """\
@@ -202,9 +198,12 @@ async def issue_refund(order: str, context: ToolContext = None):
 
 
 @pytest.mark.parametrize("which", ["beans", "bank"])
-def test_the_one_pass_index_answers_as_the_per_mutant_scans(tmp_path: Path, which: str) -> None:
-    """`Uninstructed` reads every skill once; it must answer each tool and key exactly as
-    `uninstructed` / `written_only_by_uninstructed` do, proven reasons included."""
+def test_only_a_tool_no_skill_instructs_and_its_keys_are_never_called_or_written(
+    tmp_path: Path, which: str
+) -> None:
+    """`Uninstructed` marks a tool only `tool_constraints` names, and a key only it writes;
+    a tool an `execute_tool` step runs, its keys, a field and an unknown name stay
+    unproven (every bank tool is instructed, so nothing of the bank is marked)."""
     if which == "bank":
         root = Path(__file__).resolve().parents[1] / "examples" / "bank"
     else:
@@ -226,12 +225,12 @@ def test_the_one_pass_index_answers_as_the_per_mutant_scans(tmp_path: Path, whic
     tools = {t for s in defs.skills.values() for t in defs.tools_for(s.id)} | {"absent"}
     keys = {w.key for m in models.values() for u in m.tools for w in u.writes}
     keys |= {f.qualified for m in models.values() for f in m.fields} | {"order.absent"}
-    answers = []
-    for tool in sorted(tools):
-        answers.append(index.tool(tool))
-        assert answers[-1] == uninstructed(project, models, tool), tool
-    for key in sorted(keys):
-        answers.append(index.key(key))
-        assert answers[-1] == written_only_by_uninstructed(project, models, key), key
-    if which == "beans":
-        assert any(a is not None for a in answers)  # the refund tool is only constrained
+    marked_tools = {t for t in tools if index.tool(t) is not None}
+    marked_keys = {k for k in keys if index.key(k) is not None}
+    if which == "bank":
+        assert (marked_tools, marked_keys) == (set(), set())
+        return
+    assert {"check_stock", "place_order"} <= tools and "order.order_id" in keys
+    assert (marked_tools, marked_keys) == ({"issue_refund"}, {"refund.refund_id"})
+    assert "only tool_constraints names issue_refund" in (index.tool("issue_refund") or "")
+    assert "only issue_refund writes refund.refund_id" in (index.key("refund.refund_id") or "")

@@ -70,9 +70,10 @@ class GenerateRequest(BaseModel):
     read for: the run uses that reading instead of parsing every file again. Never
     checkpointed; a request read back (`--resume`) or pointed elsewhere reads its project."""
 
-    _head: tuple[tuple[Any, ...], HeadStart] | None = PrivateAttr(default=None)
-    """What was worked out before the flow for the run's early drafts (`keep_head`);
-    never checkpointed."""
+    _head: tuple[Project, tuple[Any, ...], HeadStart] | None = PrivateAttr(default=None)
+    """What was worked out before the flow for the run's early drafts (`keep_head`), with
+    the project object it was worked out from (matched with `is`: an id may be reused
+    once that project is gone) and the request's plan key; never checkpointed."""
 
     def loaded_project(self) -> Project | None:
         """The project read for this request, when it was read for `project` as it is now."""
@@ -86,16 +87,17 @@ class GenerateRequest(BaseModel):
     def keep_head(self, project: Project, head: HeadStart) -> None:
         """Keep the plans and planned cases of `project` made before the flow (for the
         run's early drafts): the flow then takes them instead of planning again."""
-        self._head = (self._plan_key(project), head)
+        self._head = (project, self._plan_key(), head)
 
     def kept_head(self, project: Project) -> HeadStart | None:
         """What was kept for `project` and this request's targets, dialect and direction."""
-        if self._head is not None and self._head[0] == self._plan_key(project):
-            return self._head[1]
+        kept = self._head
+        if kept is not None and kept[0] is project and kept[1] == self._plan_key():
+            return kept[2]
         return None
 
-    def _plan_key(self, project: Project) -> tuple[Any, ...]:
-        return (id(project), self.project, self.dialect, tuple(self.targets), self.direction)
+    def _plan_key(self) -> tuple[Any, ...]:
+        return (self.project, self.dialect, tuple(self.targets), self.direction)
 
     def out_dir(self, source: str) -> Path:
         """One folder per target, as by default: `--out DIR` for one target is that folder,

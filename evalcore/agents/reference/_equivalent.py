@@ -37,20 +37,30 @@ from bisect import bisect_left
 from collections.abc import Collection, Iterator
 from typing import Any
 
-from ...definitions import MantleDefinitions, Project, Skill, Step, memoized
+from ...definitions import MantleDefinitions, Project, Skill, Step, memo_of
 from ...definitions.skill_model import SkillModel, ToolUse, set_memory_keys
 from ._prose import prose_items
 
 
-def _possible_keys(project: Project, models: dict[str, SkillModel | None]) -> set[str]:
-    """Every memory key the reference agent can ever hold for this project: a seeded
-    project entry (only seeds reach memory from a case's `initial_slots`), any skill's own
-    entry (asked, collected or recorded by its steps), a key a tool or `set_memory`
-    writes, and a project entry a skill asks for. Worked out once per project and models:
-    each `wrong_argument` mutant asks, and walking every skill for each grew as skills²."""
+def _possible_keys(
+    project: Project, models: dict[str, SkillModel | None]
+) -> tuple[set[str], list[str]]:
+    """Every memory key the reference agent can ever hold for this project, as a set and
+    sorted (for `_fillable`'s bisection): a seeded project entry (only seeds reach memory
+    from a case's `initial_slots`), any skill's own entry (asked, collected or recorded by
+    its steps), a key a tool or `set_memory` writes, and a project entry a skill asks for.
+    Worked out once per project and models: each `wrong_argument` mutant asks, and walking
+    every skill for each grew as skills². One entry per definitions, holding the `models`
+    it was built from and answering only that same mapping (`is`, not an id: a newer
+    mapping may take a dead one's id); another mapping rebuilds it."""
     defs = project.mantle
     assert defs is not None
-    return memoized(defs, ("possible_keys", id(models)), lambda: _keys(defs, models))
+    memo = memo_of(defs)
+    kept = memo.get("possible_keys")
+    if kept is None or kept[0] is not models:
+        keys = _keys(defs, models)
+        kept = memo["possible_keys"] = (models, keys, sorted(keys))
+    return kept[1], kept[2]
 
 
 def _keys(defs: MantleDefinitions, models: dict[str, SkillModel | None]) -> set[str]:
@@ -120,8 +130,7 @@ def no_arguments(
     identity = any(i.kind == "identity" and i.name == use.name for i in prose_items(skill, model))
     if identity:
         return None
-    keys = _possible_keys(project, models)
-    ordered = memoized(defs, ("possible_keys_sorted", id(models)), lambda: sorted(keys))
+    keys, ordered = _possible_keys(project, models)
     other_calls = [c for c in use.calls if c.kind != "execute_tool"]
     if other_calls and any(_fillable(skill, use, p, keys, ordered) for p in params):
         return None
@@ -133,61 +142,12 @@ def no_arguments(
     return f"{use.name} is always called with no arguments: {where}"
 
 
-def uninstructed(project: Project, models: dict[str, SkillModel | None], tool: str) -> str | None:
-    """Why the reference agent never calls `tool` (None: some skill tells it to): every
-    skill that knows the tool names it only in `tool_constraints`."""
-    defs = project.mantle
-    assert defs is not None
-    named = False
-    for skill in defs.skills.values():
-        steps = (s for b in skill.blocks.values() for s in b.steps)
-        if any(s.kind == "execute_tool" and str(s.target) == tool for s in steps):
-            return None
-        model = models.get(skill.id)
-        use = model.tool(tool) if model is not None else None
-        if use is None:
-            if model is None and tool in skill.tool_constraints:
-                return None  # a skill the model cannot read: not proven
-            continue
-        if any(c.kind != "constraint" for c in use.calls):
-            return None
-        named = named or bool(use.calls)
-    if not named:
-        return None
-    return _uninstructed_reason(tool)
-
-
-def written_only_by_uninstructed(
-    project: Project, models: dict[str, SkillModel | None], key: str
-) -> str | None:
-    """Why the reference agent never writes `key` (None: some way may): only tools it
-    never calls (`uninstructed`) write it; no `set_memory` step, field or flag does."""
-    defs = project.mantle
-    assert defs is not None
-    writers: set[str] = set()
-    for skill in defs.skills.values():
-        for block in skill.blocks.values():
-            for step in block.steps:
-                if key in set_memory_keys(step, skill.id, defs):
-                    return None
-        model = models.get(skill.id)
-        if model is None:
-            return None  # a skill the model cannot read: not proven
-        if any(f.qualified == key for f in model.fields) or any(
-            r.qualified == key for r in model.records
-        ):
-            return None
-        writers |= {u.name for u in model.tools if any(w.key == key for w in u.writes)}
-    if not writers or any(uninstructed(project, models, t) is None for t in sorted(writers)):
-        return None
-    return _written_reason(key, writers)
-
-
 class Uninstructed:
-    """`uninstructed` and `written_only_by_uninstructed` for every tool and key of one
-    project, read in one pass over its skills: asking them per mutant scanned every skill
-    for each, so listing a project's mutants cost the square of its skills. Answers
-    exactly as the two functions do (built for one `models`, which they read too)."""
+    """Which tools the reference agent never calls and which keys only such tools write,
+    for every tool and key of one project (built for one `models`), read in one pass over
+    its skills: asking per mutant scanned every skill for each, so listing a project's
+    mutants cost the square of its skills. A skill the model cannot read proves nothing:
+    the tools its `tool_constraints` name count as called, and no key is proven unwritten."""
 
     def __init__(self, project: Project, models: dict[str, SkillModel | None]) -> None:
         defs = project.mantle
@@ -224,13 +184,15 @@ class Uninstructed:
                     self._named.add(use.name)
 
     def tool(self, tool: str) -> str | None:
-        """`uninstructed(project, models, tool)`."""
+        """Why the reference agent never calls `tool` (None: some skill may tell it to):
+        every skill that knows the tool names it only in `tool_constraints`."""
         if tool in self._instructed or tool not in self._named:
             return None
         return _uninstructed_reason(tool)
 
     def key(self, key: str) -> str | None:
-        """`written_only_by_uninstructed(project, models, key)`."""
+        """Why the reference agent never writes `key` (None: some way may): only tools it
+        never calls (`tool`) write it; no `set_memory` step, field or record does."""
         if self._unreadable or key in self._kept:
             return None
         writers = self._writers.get(key, set())
@@ -308,6 +270,4 @@ __all__ = [
     "no_arguments",
     "silent_success",
     "skipped_noop",
-    "uninstructed",
-    "written_only_by_uninstructed",
 ]
