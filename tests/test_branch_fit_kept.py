@@ -29,7 +29,7 @@ from evalcore.testdata import (
 from evalcore.testdata import _callers as callers_module
 from evalcore.testdata import _sheet as sheet_module
 from evalcore.testdata._branch_fit import _RULED_OUT, held_values, own_records
-from evalcore.testdata._records import _status_key, status_fit
+from evalcore.testdata._records import status_fit, status_key
 
 SAILINGS = Collection(
     "sailings",
@@ -176,7 +176,7 @@ def test_the_datas_own_present_is_read_once_per_files(monkeypatch) -> None:
 
 
 def test_a_records_statuses_are_read_by_key_words() -> None:
-    assert _status_key("bag_state") and _status_key("Status") and not _status_key("stated_at")
+    assert status_key("bag_state") and status_key("Status") and not status_key("stated_at")
     bag = {"tag": "BG1", "bag_state": " Delivered ", "note": "status unknown"}
     assert status_fit(bag, ["report_damaged"]) == 1
     assert status_fit(bag, ["track"]) == -1  # a delivered bag is no bag to track

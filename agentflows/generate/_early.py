@@ -19,11 +19,12 @@ from __future__ import annotations
 import logging
 
 from evalcore.definitions import Project
-from evalcore.dialects import get_dialect, load_entry
+from evalcore.dialects import get_dialect
 from evalcore.llm import ModelConfig, ResponseCache, cache_key, early
 from evalcore.prompts import render_prompt
 
 from ..drafting import DraftContext
+from ..drafting.llm import planned_drafting
 from ..planning import plan_source
 from ._planned_twins import asserted, comparable, dialect_mark
 from ._selection import chosen
@@ -36,10 +37,11 @@ log = logging.getLogger("casegen.llm")
 def send_first_drafts(request: GenerateRequest, project: Project, config: ModelConfig) -> int:
     """Plan `request`'s targets, keep the plans for the flow and send the requests of the
     drafts it starts first; the number sent."""
-    entry = get_dialect(request.dialect).planned_drafting
-    if not entry or config.refines_plan or not early.eligible(config):
+    if config.refines_plan or not early.eligible(config):
         return 0
-    planned = load_entry(entry)
+    planned = planned_drafting(request.dialect)
+    if planned is None:  # drafted whole: nothing planned to send
+        return 0
     dialect = get_dialect(request.dialect)
     plans = [
         plan_source(project, request.dialect, source, request.direction)

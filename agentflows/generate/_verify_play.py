@@ -34,7 +34,7 @@ from evalcore.runner import play as converse
 from evalcore.simulator import SimulatorSettings, SimulatorStep, make_simulator
 
 from ._verify_replay import Driven, Recording, Replay, drive, recordable, resume_point
-from ._verify_verdict import checked_mantle, fails, shared
+from ._verify_verdict import checked_mantle, fails, parsed_log, shared
 
 #: The verifier's limits: in-process targets answer in milliseconds.
 MAX_TURNS = 30
@@ -232,22 +232,12 @@ async def kills(
             return False
         if checks is not None:
             return fails(checks, events, passing, same)
-        parsed = _parsed(events, passing)
+        if passing.parsed is None:  # parsed once for all its mutant plays
+            passing.parsed = parse_events(list(passing.events))
+        parsed = parsed_log(events, passing, same)
         return any(not evaluate_one(i, item, parsed).passed for i, item in enumerate(case.checks))
     except Exception:  # an errored run kills nothing
         return False
-
-
-def _parsed(events: list[dict[str, Any]], passing: Played) -> tuple[Any, ...]:
-    """`parse_events(events)`, with the opening `events` share with the reference run's
-    taken from its parse (kept on `passing`, parsed once for all its mutant plays)."""
-    if passing.parsed is None:
-        passing.parsed = parse_events(list(passing.events))
-    same = shared(events, passing.events)
-    if not same:
-        return parse_events(list(events))
-    turn = passing.parsed[same - 1].turn
-    return passing.parsed[:same] + parse_events(events[same:], first=same, turn=turn)
 
 
 def _drivable(case: RunCase, target: Any) -> bool:

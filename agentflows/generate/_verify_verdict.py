@@ -45,6 +45,21 @@ def shared(events: Sequence[dict[str, Any]], theirs: Sequence[dict[str, Any]]) -
     return same
 
 
+def parsed_log(
+    events: list[dict[str, Any]], passing: Any, same: int | None = None
+) -> tuple[Any, ...]:
+    """`parse_events(events)`, with the opening `events` share with `passing`'s (the reference
+    run's `Played`) taken from its parse, where it keeps one (`passing.parsed`); parsed whole
+    where `passing` is None or keeps none. `same`: what `shared(events, passing.events)`
+    says, when known."""
+    if passing is None or passing.parsed is None:
+        return parse_events(events)
+    if same is None:
+        same = shared(events, passing.events)
+    turn = passing.parsed[same - 1].turn if same else 0
+    return passing.parsed[:same] + parse_events(events[same:], first=same, turn=turn)
+
+
 def _firsts(passing: Any, index: int, check: Any) -> tuple[int, ...]:
     """The index of the reference run's first event matching each of `check.every`
     (kept on `passing` per check: every mutant play of the case asks it)."""
@@ -109,12 +124,7 @@ def checked_mantle(
     checks = kept if kept is not None else compiled(items)
     if checks is None:
         return None
-    if passing is not None and passing.parsed is not None:
-        same = shared(events, passing.events)
-        turn = passing.parsed[same - 1].turn if same else 0
-        parsed = passing.parsed[:same] + parse_events(events[same:], first=same, turn=turn)
-    else:
-        parsed = parse_events(events)
+    parsed = parsed_log(events, passing)
     results = []
     for index, (item, check) in enumerate(zip(items, checks, strict=True)):
         verdict = check(parsed)
@@ -123,4 +133,4 @@ def checked_mantle(
     return parsed, results, checks
 
 
-__all__ = ["checked_mantle", "fails", "shared"]
+__all__ = ["checked_mantle", "fails", "parsed_log", "shared"]

@@ -29,7 +29,7 @@ from typing import Any
 from ..lexicon.en.branch_rules import RULED_OUT, SWITCH
 from ..lexicon.en.spelled_counts import MONTHS_PAST, NUMBER_WORDS
 from ._callers import Caller
-from ._records import Collection, DataRecords, status_fit
+from ._records import Collection, DataRecords, status_fit, status_key
 from ._values import reference_day
 
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
@@ -115,7 +115,7 @@ def _kept_statuses(records: DataRecords, caller: Caller) -> tuple[Held, ...]:
     pinned = (caller.record, caller.within)
 
     def build() -> tuple[Held, ...]:
-        return tuple(h for h in _kept(records, caller) if _status(h.key))
+        return tuple(h for h in _kept(records, caller) if status_key(h.key))
 
     return records.derived(key, pinned, build)
 
@@ -144,17 +144,6 @@ def _own_collection(records: DataRecords, own: list[Mapping[str, Any]]) -> Colle
         if any(r is o for r in collection.records for o in own):
             return collection
     return None
-
-
-#: Words of a key that says what happened to a thing (a flight's `status`): the values a
-#: branch is told by. What a thing is (a work order's `category: plumbing`) is not: a caller
-#: with an open plumbing order is no better for a new plumbing request, rather the reverse.
-_STATUS = frozenset({"status", "state"})
-
-
-@functools.lru_cache(maxsize=4096)
-def _status(key: str) -> bool:
-    return bool(_STATUS & set(re.split(r"[_\W]+", key.lower())))
 
 
 def branch_fit(
@@ -234,7 +223,7 @@ def branch_facts(
     out: list[tuple[str, str]] = []
     seen: list[Mapping[str, Any]] = []
     for held in _kept(records, caller):
-        if not held.by_item or not _status(held.key):
+        if not held.by_item or not status_key(held.key):
             continue
         if held.value.strip().lower() not in want:
             continue

@@ -299,14 +299,20 @@ _REACHED = frozenset({"delivered", "received", "collected", "picked_up", "arrive
 
 def _statuses(record: Mapping[str, Any]) -> list[str]:
     """The values of `record`'s status keys (`status`, `bag_state`), lower case."""
-    return [v.strip().lower() for k, v in record.items() if isinstance(v, str) and _status_key(k)]
+    return [v.strip().lower() for k, v in record.items() if isinstance(v, str) and status_key(k)]
+
+
+#: Words of a key that says what happened to a thing (a flight's `status`): the values a
+#: branch is told by. What a thing is (a work order's `category: plumbing`) is not: a caller
+#: with an open plumbing order is no better for a new plumbing request, rather the reverse.
+_STATUS = frozenset({"status", "state"})
 
 
 @functools.lru_cache(maxsize=4096)
-def _status_key(key: str) -> bool:
+def status_key(key: str) -> bool:
     """A key that says what happened to a thing (`status`, `bag_state`), kept by key: every
     caller of every case is scored by their records' statuses."""
-    return bool({"status", "state"} & set(re.split(r"[_\W]+", key.lower())))
+    return bool(_STATUS & set(re.split(r"[_\W]+", key.lower())))
 
 
 def status_fit(record: Mapping[str, Any], values: Iterable[str]) -> int:

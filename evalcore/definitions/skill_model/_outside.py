@@ -294,11 +294,10 @@ def _effect(project: Project, tool: ToolDef) -> OutsideEffect | None:
     text = tool_source(project, tool)
     if text is None:
         return None
-    try:
-        module = parsed_module(text)
-    except (SyntaxError, ValueError):
+    facts = _module_facts(text)
+    if facts is None:
         return None
-    functions, services, credentials = _module_facts(module)
+    functions, services, credentials = facts
     function = functions.get(tool.name)
     if function is None:
         return None
@@ -433,16 +432,23 @@ def runtime_reads(project: Project, skill_id: str, tool: str) -> set[str]:
     return {k.removeprefix("session.") for k in keys}
 
 
-@lru_cache(maxsize=256)
-def _module_facts(
-    module: ast.Module,
-) -> tuple[
+#: A tool file's functions by name, the names that reach a service, its credentials.
+_ModuleFacts = tuple[
     dict[str, ast.FunctionDef | ast.AsyncFunctionDef], dict[str, str | None], tuple[str, ...]
-]:
-    """What `_effect` reads of a tool file as a whole, once per parsed file (its tools share
-    it; `parsed_module` keeps one read-only tree per text): each function by name (the
-    first in `ast.walk` order), the names that reach a service (imports and the file's
-    builders) and `_credentials`. Read only by the callers."""
+]
+
+
+@lru_cache(maxsize=256)
+def _module_facts(text: str) -> _ModuleFacts | None:
+    """What `_effect` reads of a tool file as a whole, once per file text (its tools share
+    it; keyed by the text, as `_code._file_facts` is, not by a tree whose identity a new
+    parse changes): each function by name (the first in `ast.walk` order), the names that
+    reach a service (imports and the file's builders) and `_credentials`; None where the
+    text does not parse. Read only by the callers."""
+    try:
+        module = parsed_module(text)
+    except (SyntaxError, ValueError):
+        return None
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     for node in ast.walk(module):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
