@@ -111,18 +111,17 @@ def test_each_planned_behaviour_is_weighed_once_however_many_look_back(
     assert max(Counter(weighed).values()) <= 2, weighed
 
 
-def test_a_planned_behaviour_changed_since_it_was_weighed_is_weighed_again() -> None:
-    """The kept answer is the raw behaviour's own: the same object with other content, or
-    another object with the same id, is read afresh."""
+def test_a_behaviour_planned_again_is_weighed_again() -> None:
+    """The kept answer is the plan's own, set with the plan: the same id planned again with
+    an edit that may change what it asserts is read afresh, and back again."""
     from agentflows.planning import plan_source
     from evalcore.definitions import load_project
 
     behavior = plan_source(load_project(BANK), "mantle", "human_handoff", None).behaviors[0]
-    raw = behavior.model_dump()
-    ctx: Any = SimpleNamespace(planned_comparable={})
-    assert _planned_twins._comparable_raw(ctx, raw) is True
-    raw["edits"] = [{"op": "set_fact", "target": behavior.id}]
-    assert _planned_twins._comparable_raw(ctx, raw) is False
-    fresh = behavior.model_dump()
-    assert _planned_twins._comparable_raw(ctx, fresh) is True
-    assert _planned_twins._comparable_raw(ctx, raw) is False
+    edited = behavior.model_copy(update={"edits": [{"op": "set_fact", "target": behavior.id}]})
+    ctx: Any = SimpleNamespace()
+    for planned, expected in ((behavior, True), (edited, False), (behavior, True)):
+        raws = [planned.model_dump(mode="json")]
+        _planned_twins.keep_plan(ctx, [planned], raws)
+        assert ctx.planned_order is raws
+        assert ctx.planned_comparable == {behavior.id: expected}

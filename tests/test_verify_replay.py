@@ -200,3 +200,29 @@ def test_a_mutant_is_killed_whatever_order_its_checks_are_tried_in() -> None:
             assert fails(checks, events, run) == expected  # again, in the order it left
             seen[expected] += 1
     assert seen[True] and seen[False]
+
+
+def test_a_flushed_session_hands_out_the_engines_own_log_and_close_copies_it() -> None:
+    """The verifier reads the engine's log as it is (no copy); closing the session copies
+    the same flushed log and notes into its record."""
+    case, _ = _passing()[0]
+    project = load(BANK)
+
+    async def go() -> None:
+        session = await reference(project).open(case, 1)
+        await drive(
+            session.engine,
+            session.setup,
+            _verify_play._simulator(case, project),
+            None,
+            case_setup=case.setup,
+            max_turns=_verify_play.MAX_TURNS,
+            simulate_cap=case.simulate.max_turns if case.simulate else None,
+        )
+        events, notes = session.flushed()
+        assert events is session.engine.events and notes is session.engine.notes
+        final = await session.close()
+        assert final.events == events and final.events is not events
+        assert final.meta["notes"] == notes
+
+    asyncio.run(go())

@@ -15,7 +15,6 @@ the behaviours before it, so the first request leaves as early as before.
 
 from __future__ import annotations
 
-import copy
 from types import ModuleType
 from typing import Any
 
@@ -62,10 +61,21 @@ def twin_work(
     if not marks:
         return None
     for raw in ctx.planned_order[: order.index(behavior.id)]:
-        if _comparable_raw(ctx, raw) and _marks(ctx, planned, raw) == marks:
+        if ctx.planned_comparable[raw["id"]] and _marks(ctx, planned, raw) == marks:
             found = ctx.planned_cases.pop(behavior.id, None)
             return _duplicate(task_behavior, found[0] if found else None, raw["id"])
     return None
+
+
+def keep_plan(ctx: GenerateContext, behaviors: list[Behavior], raws: list[dict[str, Any]]) -> None:
+    """Keep the run's planned behaviours (`raws`: `behaviors` dumped, in plan order) for the
+    look-backs, with whether each is `comparable`, weighed here once per behaviour: every
+    behaviour looks back at each one before it, and weighing each again made the look-backs
+    grow with the square of the plan. Both are set together from the same plan, so an
+    answer is never an older plan's; nothing changes a planned behaviour after planning
+    (what it asserts, `planned_marks`, is kept by id as well)."""
+    ctx.planned_order = raws
+    ctx.planned_comparable = {b.id: comparable(b) for b in behaviors}
 
 
 def _planning(ctx: GenerateContext) -> ModuleType | None:
@@ -85,19 +95,6 @@ def comparable(behavior: Behavior) -> bool:
     drafted at all."""
     asserting = any(e.get("op") in _ASSERTING_EDITS for e in behavior.edits)
     return not asserting and not behavior.facts.get(NOT_WRITTEN)
-
-
-def _comparable_raw(ctx: GenerateContext, raw: dict[str, Any]) -> bool:
-    """`comparable` of the planned behaviour `raw`, read once per run: every behaviour
-    looks back at each one before it, and validating each again made the look-backs grow
-    with the square of the plan. Kept per raw object (held, so its identity is not reused)
-    with a copy of its content, so a raw changed since is read again."""
-    known = ctx.planned_comparable.get(id(raw))
-    if known is not None and known[0] is raw and known[1] == raw:
-        return known[2]
-    value = comparable(Behavior.model_validate(raw))
-    ctx.planned_comparable[id(raw)] = (raw, copy.deepcopy(raw), value)
-    return value
 
 
 def _marks(ctx: GenerateContext, planned: ModuleType, raw: dict[str, Any]) -> frozenset[str]:
@@ -137,4 +134,4 @@ def _duplicate(behavior: dict[str, Any], data: dict[str, Any] | None, twin: str)
     )
 
 
-__all__ = ["asserted", "case_mark", "comparable", "dialect_mark", "twin_work"]
+__all__ = ["asserted", "case_mark", "comparable", "dialect_mark", "keep_plan", "twin_work"]

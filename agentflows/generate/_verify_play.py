@@ -293,13 +293,12 @@ async def _driven(
         session, run = await _drive(
             case, target, project, recording or simulator, None, record=recording is not None
         )
-    engine = session.engine
-    engine.flush()  # what closing the session does first: a late write never flushed
     # the engine's own log, kept instead of the closed session's copy of it: nothing plays
-    # on this engine, an emitted entry is never changed, and a variant's log that starts
-    # from a kept state of the reference run shares that run's very entries (`shared`
-    # then tests identity, not equality, per opening event)
-    events = engine.events
+    # on this engine, an emitted entry is never changed, no reader of `Played.events`
+    # changes the list, and a variant's log that starts from a kept state of the reference
+    # run shares that run's very entries (`shared` then tests identity, not equality, per
+    # opening event)
+    events, notes = session.flushed()
     checked = checked_mantle(case, events, passing if replay is not None else None)
     checks = None
     if checked is not None:
@@ -321,7 +320,7 @@ async def _driven(
         assertions=results,
         events=events,
         transcript=[(u.role, u.text) for u in run.history],
-        notes=list(engine.notes),
+        notes=list(notes),
         reached=session.engine.reached,
         replay=_replay(run, recording, events),
         parsed=parsed,

@@ -139,13 +139,12 @@ class GenerateContext:
     justified: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     """A case's data (its JSON) → the report's `justifications`, made at the same time."""
     planned_order: list[dict[str, Any]] = field(default_factory=list)
-    """The run's behaviours in plan order (set by the plan step): a draft looks back at the
-    earlier ones' planned cases for one asserting what its own does (`_planned_twins`)."""
-    planned_comparable: dict[int, tuple[dict[str, Any], dict[str, Any], bool]] = field(
-        default_factory=dict
-    )
-    """A planned behaviour's object id → (the object, a copy of its content, whether its
-    twin can be found before its draft: `_planned_twins.comparable`), read once per run."""
+    """The run's behaviours in plan order (set by the plan step, `_planned_twins.keep_plan`):
+    a draft looks back at the earlier ones' planned cases for one asserting what its own
+    does."""
+    planned_comparable: dict[str, bool] = field(default_factory=dict)
+    """Behaviour id → whether its twin can be found before its draft
+    (`_planned_twins.comparable`), set with `planned_order` (`_planned_twins.keep_plan`)."""
     planned_marks: dict[str, frozenset[str]] = field(default_factory=dict)
     """Behaviour id → what its planned case asserts, worked out once per run."""
     planned_cases: dict[str, tuple[dict[str, Any], Any]] = field(default_factory=dict)

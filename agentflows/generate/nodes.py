@@ -31,7 +31,7 @@ from ..planning import NOT_WRITTEN, Behavior, plan_source
 from . import _selection
 from ._dedupe import Pool
 from ._engines import model_parts, without_fixed
-from ._planned_twins import asserted, case_mark, twin_work
+from ._planned_twins import asserted, case_mark, keep_plan, twin_work
 from ._prewrite import prewrite
 from ._report import build_report, prejustify
 from ._routes import siblings
@@ -85,7 +85,7 @@ async def plan(state: GenerateState, runtime: Ctx) -> dict[str, Any]:
     chosen, trimmed = _selection.chosen(refined, request)
     selected = [b.model_dump(mode="json") for b in chosen]
     left_out = [{"behavior": b.id, "reason": SPREAD_REASON} for b in trimmed]
-    ctx.planned_order = selected
+    keep_plan(ctx, chosen, selected)
     return {
         "plans": plans,
         "behaviors": selected,

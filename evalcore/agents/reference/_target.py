@@ -86,12 +86,19 @@ class ReferenceSession:
     async def send(self, turn: UserTurn) -> AgentReply:
         return play_turn(self.engine, turn, self.setup)
 
+    def flushed(self) -> tuple[list[dict[str, Any]], list[str]]:
+        """The engine's own event log and notes, after writing a late write the run never
+        reached a next step for; not copied (a caller that only reads them, and `close`,
+        which copies them into its record)."""
+        self.engine.flush()
+        return self.engine.events, self.engine.notes
+
     async def close(self) -> FinalRecord:
-        self.engine.flush()  # a late write the run never reached a next step for
+        events, notes = self.flushed()
         meta: dict[str, Any] = {
             "conversation_id": self.conversation_id,
             "agent": self.spec,
-            "notes": list(self.engine.notes),
+            "notes": list(notes),
         }
         if self.mutant is not None:
             meta["mutant"] = self.mutant.id
@@ -100,7 +107,7 @@ class ReferenceSession:
         if self.flags is not None:
             meta["flags"] = self.flags.active()
         return FinalRecord(
-            events=[dict(e) for e in self.engine.events],
+            events=[dict(e) for e in events],
             state={"memory": dict(self.engine.memory)},
             meta=meta,
         )
