@@ -58,7 +58,7 @@ from ...definitions.skill_model.prose_items import hands_over, with_entry_block
 from ._asking import question_for
 from ._mantle_engine import Procedure, SkillContext
 from ._prose import ProseItem, prose_items
-from ._shared import once, skill_tools
+from ._shared import once
 from ._variants import ask_runs, optional_target
 
 
@@ -149,7 +149,7 @@ class Runner:
         self.ctx = ctx
         self.skill = ctx.skill
         self.model = brain.model(ctx.skill.id)
-        self.tools = skill_tools(ctx.defs, ctx.skill.id)
+        self.tools = ctx.defs.tools_view(ctx.skill.id)
 
     # --- state ---------------------------------------------------------------------------
 
@@ -298,7 +298,7 @@ class Runner:
     def fix_arguments(self, item: ProseItem) -> None:
         """The arguments the calling sentence sets in so many words ("with urgent set to
         true"), kept for the call whenever it runs (`ModelBrain.arguments`)."""
-        tool = skill_tools(self.ctx.defs, self.skill.id).get(item.name or "")
+        tool = self.ctx.defs.tools_view(self.skill.id).get(item.name or "")
         fixed = sentence_arguments(item.sentence, tool) if tool is not None else {}
         if fixed:
             self.ctx.frame.scratch.setdefault(FIXED, {})[item.name] = fixed
