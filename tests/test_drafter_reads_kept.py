@@ -4,8 +4,9 @@ Whether a field is set to a pick among a tool's options is asked of every field 
 walks, for every case (`_mantle_script`, `_mantle_facts`), and each ask split and searched
 the skill's prose again: what the texts say is read once per project and field, only the
 paragraphs' `if:` weighed per path. Where a step's words set each field (`set_at`) is asked
-for every field of the skill at every question: read once per project, skill and text. The
-answers are as before.
+for every field of the skill at every question: read once per project, field and text
+(`kept_set_at`, the same reading a reference play of the step looks up). The answers are as
+before.
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ from agentflows.drafting.offline import (
     _mantle_caller_fit,
     _mantle_other_values,
     _mantle_picked,
-    _mantle_script,
 )
 from agentflows.drafting.offline._mantle_caller_fit import summed_on_branch
 from agentflows.drafting.offline._mantle_criteria import _mentions
 from agentflows.drafting.offline._mantle_other_values import about_other_values
 from agentflows.drafting.offline._mantle_picked import picked_from_offer
+from evalcore.agents.reference import _procedure
 from evalcore.definitions import load_project
-from evalcore.definitions.skill_model import set_at
+from evalcore.definitions.skill_model import kept_set_at, set_at
 
 REBOOK = {
     "agent.yml": "agent:\n  persona: You help passengers of an airline change flights.\n",
@@ -92,11 +93,17 @@ def test_where_a_steps_words_set_each_field_is_read_once_per_text(
     skill = defs.skills["rebook"]
     text = "Ask for the flight they want and set new_flight to the one they name."
     reads: list[str] = []
-    monkeypatch.setattr(_mantle_script, "set_at", lambda f, t: reads.append(f.name) or set_at(f, t))
-    at = _mantle_script._set_in(defs, skill, text)
+    monkeypatch.setattr(
+        "evalcore.definitions.skill_model._mentions.set_at",
+        lambda f, t: reads.append(f.name) or set_at(f, t),
+    )
+    at = {key: kept_set_at(defs, f, text) for key, f in skill.memory.items()}
     assert at == {key: set_at(f, text) for key, f in skill.memory.items()}
     assert at["new_flight"] is not None and at["mode"] is None
-    assert _mantle_script._set_in(defs, skill, text) is at
+    assert {key: kept_set_at(defs, f, text) for key, f in skill.memory.items()} == at
+    # the reference play's reading of a step (by qualified key) is the same kept one
+    assert _procedure._set_at(defs, "rebook.new_flight", text) == at["new_flight"]
+    assert _procedure._set_at(defs, "rebook.not_declared", text) is None
     assert sorted(reads) == ["mode", "new_flight"]
 
 

@@ -15,9 +15,8 @@ import pytest
 
 from evalcore.agents.reference import ModelBrain, _procedure, _variants
 from evalcore.agents.reference._engine import ReferenceEngine
-from evalcore.agents.reference._shared import skill_tools
 from evalcore.agents.reference._variants import reformatted, said_date
-from evalcore.definitions import load_project
+from evalcore.definitions import ToolDef, load_project
 from evalcore.definitions.skill_model import set_at
 from evalcore.testdata import FAILING_ACCOUNT, NEGATIVE_ACCOUNT
 
@@ -102,13 +101,20 @@ def test_where_a_step_sets_a_field_is_read_as_set_at_reads_it() -> None:
 
 
 def test_the_tools_a_play_looks_up_are_the_skills_tools_read_only() -> None:
-    """`skill_tools` is `tools_for` of the skill, kept and not to be changed by a play."""
+    """`tools_view` is `tools_for` of the skill without the copy, not to be changed by a
+    play, and follows the skill's tools as `tools_for` does."""
     project = load_project(Path(__file__).resolve().parents[1] / "examples" / "bank")
     defs = project.mantle
     assert defs is not None
     for skill_id in defs.skills:
-        kept = skill_tools(defs, skill_id)
-        assert dict(kept) == defs.tools_for(skill_id)
-        assert skill_tools(defs, skill_id) is kept
+        view = defs.tools_view(skill_id)
+        assert dict(view) == defs.tools_for(skill_id)
         with pytest.raises(TypeError):
-            kept["another"] = None  # type: ignore[index]
+            view["another"] = None  # type: ignore[index]
+        copied = defs.tools_for(skill_id)
+        copied["another"] = None  # type: ignore[assignment]
+        assert "another" not in defs.tools_view(skill_id)
+    skill_id, skill = next(iter(defs.skills.items()))
+    skill.tools["added_later"] = ToolDef(name="added_later")
+    assert "added_later" in defs.tools_view(skill_id)
+    assert dict(defs.tools_view(skill_id)) == defs.tools_for(skill_id)

@@ -263,9 +263,17 @@ class MantleDefinitions(_Model):
     def tools_for(self, skill_id: str) -> dict[str, ToolDef]:
         """Local tools plus imported shared/MCP tools the skill can call (a fresh dict of
         the map built once per skill)."""
+        return dict(self._tools_map(skill_id))
+
+    def tools_view(self, skill_id: str) -> Mapping[str, ToolDef]:
+        """`tools_for(skill_id)` read-only, without the copy: a reference play looks a
+        tool up at every call, and only reads."""
+        return MappingProxyType(self._tools_map(skill_id))
+
+    def _tools_map(self, skill_id: str) -> dict[str, ToolDef]:
         skill = self.skills[skill_id]
         key = ("tools_for", skill_id, id(skill), len(skill.tools), len(self.shared_tools))
-        return dict(memoized(self, key, lambda: self._tools_for(skill)))
+        return memoized(self, key, lambda: self._tools_for(skill))
 
     def skills_calling(self, tool: str) -> tuple[str, ...]:
         """The ids of the skills whose `tools_for` holds `tool`, in the project's order.

@@ -23,7 +23,6 @@ from typing import Any
 
 from evalcore.agents.reference import asked_request, wanted_clause
 from evalcore.definitions import (
-    MantleDefinitions,
     MemoryField,
     Project,
     Skill,
@@ -34,6 +33,7 @@ from evalcore.definitions.conditions import condition_keys, evaluate
 from evalcore.definitions.skill_model import (
     code_facts,
     data_readers,
+    kept_set_at,
     lacked_in_cue,
     prose_verb,
     related_keys,
@@ -376,17 +376,6 @@ def build_script(project: Project, behavior: Behavior, *, slot: int | None = Non
     return script
 
 
-def _set_in(defs: MantleDefinitions, skill: Skill, text: str) -> dict[str, int | None]:
-    """Each of the skill's fields (by its key in `skill.memory`) -> where `text` sets it
-    from the user's words (`set_at`), read once per loaded project, skill and text: the
-    drafter asks it of every field for each question of every case."""
-    return memoized(
-        defs,
-        ("set_at", skill.id, text),
-        lambda: {key: set_at(field, text) for key, field in skill.memory.items()},
-    )
-
-
 def _owns_all(records: DataRecords, caller: Caller, behavior: Behavior) -> bool:
     """Whether the caller holds their own record in each file the case's skill reads by
     their id (`DataRecords.owns_all`): a refill's caller has a prescription to name."""
@@ -619,9 +608,10 @@ class _Writer:
             return label
         named = set(content_stems(label))
         owner = self.defs.skills.get(ask.skill)
-        at = _set_in(self.defs, owner, ask.prompt) if owner is not None else {}
-        for key, field_def in owner.memory.items() if owner is not None else ():
-            if field_def.qualified == ask.field or at[key] is None:
+        for field_def in owner.memory.values() if owner is not None else ():
+            if field_def.qualified == ask.field:
+                continue
+            if kept_set_at(self.defs, field_def, ask.prompt) is None:
                 continue
             if set(content_stems(value_words(field_def.name))) <= named:
                 return value_words(ask.field.split(".", 1)[-1])
@@ -749,8 +739,9 @@ class _Writer:
             if ask.kind != "instructions" or ask.skill != skill.id or not ask.prompt:
                 continue
             prompt = step_text(skill, ask.block, ask.step) or ask.prompt  # its `if:` parts too
-            at = _set_in(self.defs, skill, prompt)
-            fields = [f for key, f in skill.memory.items() if at[key] is not None]
+            fields = [
+                f for f in skill.memory.values() if kept_set_at(self.defs, f, prompt) is not None
+            ]
             if any(picked_from_offer(self.defs, f, self.script.walk.memory) for f in fields):
                 continue
             for field_def in fields:

@@ -27,7 +27,7 @@ from ...definitions.skill_model import UNKNOWN, branch_values, code_facts, quali
 from ...lexicon.en.tool_names import LISTING as _LISTING
 from ...testdata import load_records as read_collections
 from ._mantle_engine import ToolResult
-from ._shared import once, skill_tools
+from ._shared import once
 from ._snapshot import clone
 
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
@@ -166,7 +166,7 @@ class FakeBackend:
     def call(
         self, skill_id: str, name: str, arguments: dict[str, Any], memory: dict[str, Any]
     ) -> ToolResult:
-        tool = skill_tools(self.project.mantle, skill_id).get(name) if self.project.mantle else None
+        tool = self.project.mantle.tools_view(skill_id).get(name) if self.project.mantle else None
         found = self.matches(arguments)
         record = found[0][1] if found else None
         defs = self.project.mantle

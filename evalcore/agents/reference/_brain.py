@@ -39,7 +39,7 @@ from ._mantle_engine import (
     yes_or_no,
 )
 from ._procedure import FIXED, Runner
-from ._shared import once, skill_tools
+from ._shared import once
 
 _CLARIFIED = ("categorical", "bool", "int", "float")
 """Field types whose answer must say one value: a vague one is asked again."""
@@ -134,7 +134,7 @@ class ModelBrain:
         character off (`evalcore.testdata.one_detail_off`): the tool's code finds no record,
         so its check comes back negative whatever the backend answers."""
         assert self.project.mantle is not None
-        tool = skill_tools(self.project.mantle, skill_id).get(name)
+        tool = self.project.mantle.tools_view(skill_id).get(name)
         compared = code_facts(self.project, tool).compared if tool is not None else ()
         if not compared:
             return False
@@ -295,7 +295,7 @@ class ModelBrain:
             else f"What are your {words}?"
         )
         answer = yield from ctx.ask("identity", lambda: ctx.say(question), ctx.engine.answers)
-        tool = skill_tools(ctx.defs, ctx.skill.id).get(name)
+        tool = ctx.defs.tools_view(ctx.skill.id).get(name)
         asked = ctx.frame.scratch.setdefault("asked", {}).setdefault(name, {})
         for param in tool.parameters if tool else []:
             if param.name == "context" or "ToolContext" in (param.type or ""):
@@ -457,7 +457,7 @@ class ModelBrain:
     def arguments(self, ctx: SkillContext, name: str) -> dict[str, Any]:
         model = self.model(ctx.skill.id)
         use = model.tool(name) if model is not None else None
-        tool = skill_tools(ctx.defs, ctx.skill.id).get(name)
+        tool = ctx.defs.tools_view(ctx.skill.id).get(name)
         params = [p.name for p in tool.parameters if p.name != "context"] if tool else []
         memory = ctx.engine.memory
         out: dict[str, Any] = dict(ctx.frame.scratch.get("asked", {}).get(name) or {})

@@ -27,7 +27,7 @@ from ._faults import returned, wrong_value
 from ._listening import Listening
 from ._mantle_engine import CORRECTING, Frame, Procedure, SkillContext, ToolResult, holds
 from ._procedure import Runner
-from ._shared import once, skill_tools
+from ._shared import once
 from ._variants import reformatted, said_date
 
 
@@ -113,7 +113,7 @@ class ReferenceEngine(Listening):
         ):
             self.brain.uncertain_about(self, skill.id, f"requires of {name}")
             return None
-        tool = skill_tools(self.defs, skill.id).get(name)
+        tool = self.defs.tools_view(skill.id).get(name)
         arguments = dict(arguments)
         if self.fault("wrong_argument", name) and arguments:
             chosen = self.told_argument(skill.id, arguments)

@@ -82,7 +82,6 @@ from ._mantle_text import (
     yes_or_no,
 )
 from ._mantle_words import FieldWords, SkillWords, field_words, skill_words
-from ._shared import skill_tools
 
 
 class MantleEngine(MantleSession):
@@ -95,7 +94,7 @@ class MantleEngine(MantleSession):
         constraint = skill.tool_constraints.get(name)
         if constraint is not None and not holds(constraint.requires, self.memory):
             return None
-        tool = skill_tools(self.defs, skill.id).get(name)
+        tool = self.defs.tools_view(skill.id).get(name)
         ctx = SkillContext(self, frame)
         if self.flags.fail_tool == name:
             outcome = ToolResult(error=f"{name} is unavailable")

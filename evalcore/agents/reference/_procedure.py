@@ -45,20 +45,19 @@ from ...definitions.skill_model import (
     code_facts,
     held_thing,
     instruction_prompt,
+    kept_set_at,
     literal_sets,
     paragraphs,
     qualify,
     record_key,
     says_lacking,
     sentence_arguments,
-    set_at,
 )
 from ...definitions.skill_model.cues import heard
 from ...definitions.skill_model.prose_items import hands_over, with_entry_block
 from ._asking import question_for
 from ._mantle_engine import Procedure, SkillContext
 from ._prose import ProseItem, prose_items
-from ._shared import once, skill_tools
 from ._variants import ask_runs, optional_target
 
 
@@ -149,7 +148,7 @@ class Runner:
         self.ctx = ctx
         self.skill = ctx.skill
         self.model = brain.model(ctx.skill.id)
-        self.tools = skill_tools(ctx.defs, ctx.skill.id)
+        self.tools = ctx.defs.tools_view(ctx.skill.id)
 
     # --- state ---------------------------------------------------------------------------
 
@@ -298,7 +297,7 @@ class Runner:
     def fix_arguments(self, item: ProseItem) -> None:
         """The arguments the calling sentence sets in so many words ("with urgent set to
         true"), kept for the call whenever it runs (`ModelBrain.arguments`)."""
-        tool = skill_tools(self.ctx.defs, self.skill.id).get(item.name or "")
+        tool = self.ctx.defs.tools_view(self.skill.id).get(item.name or "")
         fixed = sentence_arguments(item.sentence, tool) if tool is not None else {}
         if fixed:
             self.ctx.frame.scratch.setdefault(FIXED, {})[item.name] = fixed
@@ -635,14 +634,10 @@ def _records(result: Any) -> list[dict[str, Any]]:
 
 def _set_at(defs: Any, key: str, text: str) -> int | None:
     """`set_at` of the declared field `key` in a step's `text` (None for an undeclared
-    key): a reading of the definitions alone, kept per loaded definitions (every play of a
-    step reads the same text again)."""
-
-    def read() -> int | None:
-        field = defs.memory_field(key)
-        return set_at(field, text) if field is not None else None
-
-    return once("set-at", defs, (key, text), read)
+    key), kept with the loaded definitions (`kept_set_at`): every play of a step reads the
+    same text again."""
+    field = defs.memory_field(key)
+    return kept_set_at(defs, field, text) if field is not None else None
 
 
 __all__ = ["FIXED", "Runner"]

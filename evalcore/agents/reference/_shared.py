@@ -18,8 +18,7 @@ table of the most recently used owners instead (`holds_owner=True`).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
-from types import MappingProxyType
+from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from ...definitions import memoized
@@ -56,16 +55,6 @@ def once(
     return values[slot]  # type: ignore[no-any-return]
 
 
-def skill_tools(defs: Any, skill_id: str) -> Mapping[str, Any]:
-    """`defs.tools_for(skill_id)` (the tools the skill can call) without its fresh copy: a
-    play looks a tool up at every call, and only reads. Kept per loaded definitions and
-    skill (and the skill's and the shared tool lists' sizes, as `tools_for` keys them), as
-    a read-only view."""
-    skill = defs.skills[skill_id]
-    key = (skill_id, id(skill), len(skill.tools), len(defs.shared_tools))
-    return once("skill-tools", defs, key, lambda: MappingProxyType(defs.tools_for(skill_id)))
-
-
 def clear() -> None:
     """Forget every kept value (tests)."""
     global _generation
@@ -73,4 +62,4 @@ def clear() -> None:
     _HELD.clear()
 
 
-__all__ = ["clear", "once", "skill_tools"]
+__all__ = ["clear", "once"]

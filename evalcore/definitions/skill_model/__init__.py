@@ -29,6 +29,7 @@ from ._held import held_thing, lacked_in_cue, lacking_cue, listed_things, says_l
 from ._mentions import (
     asked_to,
     asks_before,
+    kept_set_at,
     prose_reads,
     prose_verb,
     record_key,
@@ -114,6 +115,7 @@ __all__ = [
     "held_thing",
     "in_a_window",
     "instruction_prompt",
+    "kept_set_at",
     "lacked_in_cue",
     "lacking_cue",
     "listed_things",

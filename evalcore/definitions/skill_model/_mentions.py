@@ -32,7 +32,8 @@ from ...lexicon.en.skill_prose import ALREADY, KEEP_SAID, RECORD_KEY
 from ...lexicon.en.skill_prose_words import ASKED_WHOM as _WHOM
 from ...lexicon.en.skill_prose_words import WRITES as _WRITES
 from ...lexicon.notation.mantle_references import field_mention
-from .._model import MemoryField, Skill
+from .._memo import memoized
+from .._model import MantleDefinitions, MemoryField, Skill
 
 _END = re.compile(r"[.;:?!]")
 
@@ -211,6 +212,14 @@ def set_at(field: MemoryField, text: str) -> int | None:
             found = next(_mentions(field, part.group()), None)
             return part.start() + found.start() if found is not None else None
     return None
+
+
+def kept_set_at(defs: MantleDefinitions, field: MemoryField, text: str) -> int | None:
+    """`set_at(field, text)` of a field of the loaded `defs`, read once per field and text
+    and kept with the definitions: the drafter asks it of each of a skill's fields for
+    every question of every case, and every reference play of a step reads its text again.
+    Keyed by the qualified name, which names one field of the loaded definitions."""
+    return memoized(defs, ("set_at", field.qualified, text), lambda: set_at(field, text))
 
 
 #: A sentence of a text with where it starts (read one at a time: a clause of the one
