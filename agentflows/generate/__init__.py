@@ -91,15 +91,20 @@ async def run_generation(
     newest `keep_runs` runs (this one included). The heap before the run is frozen for the
     garbage collector meanwhile (`agentflows.collector`)."""
     with collector_paused():
-        return await _run_generation(
-            request,
-            resume=resume,
-            engine=engine,
-            checkpoints=checkpoints,
-            on_update=on_update,
-            on_start=on_start,
-            keep_runs=keep_runs,
-        )
+        if engine is None and request is not None and resume is None:
+            _head_start(request)
+        try:
+            return await _flow(
+                request,
+                resume=resume,
+                engine=engine,
+                checkpoints=checkpoints,
+                on_update=on_update,
+                on_start=on_start,
+                keep_runs=keep_runs,
+            )
+        finally:  # what the run did not take is not another run's
+            early.forget()
 
 
 async def _resumed(graph: Any, resume: str, checkpoints: Path) -> tuple[Any, GenerateRequest]:
@@ -136,36 +141,16 @@ async def _resumed(graph: Any, resume: str, checkpoints: Path) -> tuple[Any, Gen
         ) from None
 
 
-async def _run_generation(
-    request: GenerateRequest | None,
-    *,
-    resume: str | None,
-    engine: DraftEngine | None,
-    checkpoints: Path,
-    on_update: UpdateHandler | None,
-    on_start: Callable[[str], None] | None,
-    keep_runs: int,
-) -> dict[str, Any]:
-    if engine is None and request is not None:
-        config = _preflight(request)  # before LangGraph and the client stack load
-        project = request.loaded_project()
-        if config is not None and project is not None and resume is None:
-            try:
-                send_first_drafts(request, project, config)  # answered while they load
-            except Exception:  # a head start only: the flow plans and reports on its own
-                log.debug("no early drafts", exc_info=True)
-    try:
-        return await _flow(
-            request,
-            resume=resume,
-            engine=engine,
-            checkpoints=checkpoints,
-            on_update=on_update,
-            on_start=on_start,
-            keep_runs=keep_runs,
-        )
-    finally:  # what the run did not take is not another run's
-        early.forget()
+def _head_start(request: GenerateRequest) -> None:
+    """A new run with a model: check its endpoint, then send the first drafts, answered
+    while LangGraph and the client stack load (`_early`)."""
+    config = _preflight(request)  # before LangGraph and the client stack load
+    project = request.loaded_project()
+    if config is not None and project is not None:
+        try:
+            send_first_drafts(request, project, config)
+        except Exception:  # a head start only: the flow plans and reports on its own
+            log.debug("no early drafts", exc_info=True)
 
 
 async def _flow(
